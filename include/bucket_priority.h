@@ -1,0 +1,155 @@
+/*
+ * bucket_priority.h - the public API of bucket-priority, a librdkafka plugin
+ * that gives one topic's records a priority by splitting its partitions into
+ * named buckets (the bucket priority pattern).
+ *
+ * Most applications call nothing here: they load the plugin by
+ * configuration,
+ *
+ *     plugin.library.paths=libbucketpriority
+ *     bucket.priority.topic=orders
+ *     bucket.priority.buckets=Platinum, Gold
+ *     bucket.priority.allocation=70%, 30%
+ *
+ * (the bucket.priority.* properties set after plugin.library.paths), and
+ * producers route every record of the topic to the bucket named by its key
+ * prefix ("Platinum-1001"). The calls below are for applications that
+ * build their own topic configuration, that want the routing statistics, or
+ * that link the library directly instead of loading it as a plugin.
+ *
+ * Every call is thread-safe. Names are prefixed bp_.
+ */
+#ifndef BUCKET_PRIORITY_H
+#define BUCKET_PRIORITY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <librdkafka/rdkafka.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define BP_API __attribute__((visibility("default")))
+#else
+#define BP_API
+#endif
+
+/** Library version as text, e.g. "0.1.0". */
+BP_API const char *bp_version(void);
+
+/**
+ * librdkafka's plugin entry point, called when plugin.library.paths names
+ * this library. It registers the interceptors that own the
+ * bucket.priority.* properties, and installs the bucket partitioner on the
+ * configuration's default topic configuration.
+ *
+ * Applications that link the library instead of loading it as a plugin call
+ * bp_conf_init() on their configuration before setting any
+ * bucket.priority.* property; the effect is the same.
+ *
+ * @returns RD_KAFKA_RESP_ERR_NO_ERROR, or an error with \p errstr filled.
+ */
+BP_API rd_kafka_resp_err_t conf_init(rd_kafka_conf_t *conf,
+                                     void **plug_opaquep,
+                                     char *errstr,
+                                     size_t errstr_size);
+
+/**
+ * Loads bucket-priority into \p conf without plugin.library.paths: same
+ * effect as the plugin loading. Call it once per configuration object,
+ * before setting bucket.priority.* properties.
+ */
+BP_API rd_kafka_resp_err_t bp_conf_init(rd_kafka_conf_t *conf,
+                                        char *errstr,
+                                        size_t errstr_size);
+
+/**
+ * The bucket partitioner itself, with librdkafka's partitioner signature.
+ * It finds its client's bucket configuration from \p rkt (never from the
+ * application's opaque), routes records of the bucket topic to their
+ * bucket's partitions, and gives records of any other topic to the
+ * partitioner the client would have used without the plugin (the
+ * "partitioner" property, consistent_random by default).
+ *
+ * A record that cannot be routed (unknown bucket with the discard fallback,
+ * a bucket with no partition, an incomplete configuration) gets an
+ * out-of-range partition, so librdkafka fails it at once with
+ * RD_KAFKA_RESP_ERR__UNKNOWN_PARTITION (returned by the produce call, or in
+ * the delivery report when the record was queued before the topic's
+ * metadata arrived); the reason is logged once and counted in the stats.
+ */
+BP_API int32_t bp_partitioner(const rd_kafka_topic_t *rkt,
+                              const void *key,
+                              size_t keylen,
+                              int32_t partition_cnt,
+                              void *rkt_opaque,
+                              void *msg_opaque);
+
+/**
+ * Installs bp_partitioner() on an application's own topic configuration.
+ *
+ * Needed only by applications that create the bucket topic with
+ * rd_kafka_topic_new(rk, topic, tconf) and a topic configuration of their
+ * own (kcat does): such a topic never sees the default topic configuration
+ * where the plugin installed the partitioner. The client must have loaded
+ * the plugin (plugin.library.paths or bp_conf_init()).
+ */
+BP_API void bp_topic_conf_set_partitioner(rd_kafka_topic_conf_t *tconf);
+
+/** Routing counters of one bucket, from bp_bucket_stats(). */
+typedef struct bp_bucket_stats {
+        const char *name;    /**< Bucket name (valid while the client is). */
+        uint64_t routed;     /**< Records routed here by their key. */
+        uint64_t fallback;   /**< Records without a bucket sent here. */
+        uint64_t failed;     /**< Records for this bucket that failed. */
+        int32_t partitions;  /**< Partitions in the current layout. */
+        uint64_t foreign;    /**< Consumer: records seen from partitions
+                              *   outside the buckets it serves. */
+} bp_bucket_stats_t;
+
+/** Client-wide routing counters, from bp_stats(). */
+typedef struct bp_stats {
+        int bucket_cnt;          /**< Buckets configured. */
+        int32_t partition_cnt;   /**< Partitions of the current layout. */
+        uint64_t discarded;      /**< Records failed by the discard rule. */
+        uint64_t fallback_other; /**< Records sent to a built-in fallback
+                                  *   partitioner over the whole topic. */
+        uint64_t unroutable;     /**< Records failed for any other reason
+                                  *   (no partition for their bucket,
+                                  *   incomplete configuration). */
+        uint64_t foreign;        /**< Consumer: records received from
+                                  *   partitions outside its buckets. */
+} bp_stats_t;
+
+/**
+ * Fills \p stats with client \p rk's counters.
+ * @returns 0, or -1 if \p rk did not load the plugin.
+ */
+BP_API int bp_stats(const rd_kafka_t *rk, bp_stats_t *stats);
+
+/**
+ * Fills \p stats with the counters of bucket \p idx (configuration order,
+ * 0 .. bucket_cnt-1) of client \p rk.
+ * @returns 0, or -1 if \p rk did not load the plugin or \p idx is out of
+ *          range.
+ */
+BP_API int bp_bucket_stats(const rd_kafka_t *rk,
+                           int idx,
+                           bp_bucket_stats_t *stats);
+
+/**
+ * Writes client \p rk's counters as one JSON object into \p buf, like
+ * snprintf: at most \p size bytes, always NUL terminated when \p size > 0.
+ * @returns the length the full JSON text needs (excluding the NUL), or -1
+ *          if \p rk did not load the plugin.
+ */
+BP_API int bp_stats_json(const rd_kafka_t *rk, char *buf, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* BUCKET_PRIORITY_H */

@@ -1,0 +1,128 @@
+/*
+ * bp_client.c - lifecycle, layout cache and logging of the plugin's
+ * per-client state.
+ */
+#include "bp_client.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bp_registry.h"
+
+bp_client_t *bp_client_new(void) {
+        bp_client_t *c = aligned_alloc(64, sizeof(*c));
+        if (!c)
+                return NULL;
+        memset(c, 0, sizeof(*c));
+        bp_config_init(&c->cfg);
+        c->sticky_user_value = -1;
+        c->log               = rd_kafka_log_print;
+        pthread_mutex_init(&c->layout_lock, NULL);
+        return c;
+}
+
+bp_client_t *bp_client_dup(const bp_client_t *src) {
+        bp_client_t *c = bp_client_new();
+        if (!c)
+                return NULL;
+        c->cfg               = src->cfg;
+        c->topic_len         = src->topic_len;
+        c->sticky_user_value = src->sticky_user_value;
+        return c;
+}
+
+void bp_client_destroy(bp_client_t *c) {
+        bp_layout_node_t *n, *next;
+
+        if (!c)
+                return;
+        bp_registry_remove_client(c);
+        for (n = c->layouts; n; n = next) {
+                next = n->next;
+                bp_layout_destroy(n->layout);
+                free(n);
+        }
+        pthread_mutex_destroy(&c->layout_lock);
+        free(c);
+}
+
+const bp_layout_t *bp_client_layout_slow(bp_client_t *c,
+                                         int32_t partition_cnt) {
+        bp_layout_node_t *n;
+        bp_layout_t *l = NULL;
+        char err[512];
+
+        if (atomic_load_explicit(&c->failed_cnt, memory_order_acquire) ==
+            partition_cnt)
+                return NULL;
+
+        pthread_mutex_lock(&c->layout_lock);
+        for (n = c->layouts; n; n = n->next)
+                if (n->layout->partition_cnt == partition_cnt) {
+                        l = n->layout;
+                        break;
+                }
+        if (!l) {
+                l = bp_layout_compute(&c->cfg, partition_cnt, err,
+                                      sizeof(err));
+                n = l ? malloc(sizeof(*n)) : NULL;
+                if (n) {
+                        n->layout  = l;
+                        n->next    = c->layouts;
+                        c->layouts = n;
+                } else {
+                        if (l) {
+                                bp_layout_destroy(l);
+                                l = NULL;
+                                snprintf(err, sizeof(err), "out of memory");
+                        }
+                        atomic_store_explicit(&c->failed_cnt, partition_cnt,
+                                              memory_order_release);
+                        bp_client_log_once(
+                            c, BP_ONCE_NO_LAYOUT, 3,
+                            "records to topic \"%s\" fail: %s (logged once; "
+                            "failures are counted in bp_stats())",
+                            c->cfg.topic, err);
+                }
+        }
+        if (l)
+                atomic_store_explicit(&c->current, l, memory_order_release);
+        pthread_mutex_unlock(&c->layout_lock);
+        return l;
+}
+
+static void vlog(const bp_client_t *c, int level, const char *fmt,
+                 va_list ap) {
+        char buf[1024];
+
+        if (!c->log)
+                return;
+        vsnprintf(buf, sizeof(buf), fmt, ap);
+        if (c->rk)
+                c->log(c->rk, level, "BUCKETPRIO", buf);
+        else
+                fprintf(stderr, "%%%d|BUCKETPRIO| %s\n", level, buf);
+}
+
+void bp_client_log(const bp_client_t *c, int level, const char *fmt, ...) {
+        va_list ap;
+        va_start(ap, fmt);
+        vlog(c, level, fmt, ap);
+        va_end(ap);
+}
+
+void bp_client_log_once(bp_client_t *c,
+                        unsigned once_flag,
+                        int level,
+                        const char *fmt,
+                        ...) {
+        va_list ap;
+
+        if (atomic_fetch_or(&c->logged_once, once_flag) & once_flag)
+                return;
+        va_start(ap, fmt);
+        vlog(c, level, fmt, ap);
+        va_end(ap);
+}

@@ -1,0 +1,126 @@
+/*
+ * bp_client.h - the plugin's state for one librdkafka configuration and,
+ * once rd_kafka_new() has run, for the client created from it.
+ */
+#ifndef BP_CLIENT_H
+#define BP_CLIENT_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include <librdkafka/rdkafka.h>
+
+#include "../shared/bp_config.h"
+#include "../shared/bp_layout.h"
+#include "bp_builtins.h"
+
+/** What the partitioner does for the bucket topic. */
+typedef enum {
+        BP_MODE_PASSTHROUGH = 0, /**< No bucket.priority.* set: untouched. */
+        BP_MODE_ACTIVE,          /**< Complete configuration: routing. */
+        BP_MODE_BROKEN           /**< Incomplete: bucket records fail. */
+} bp_mode_t;
+
+/** Reasons logged once per client (bit flags). */
+enum {
+        BP_ONCE_DISCARD      = 1 << 0,
+        BP_ONCE_NO_LAYOUT    = 1 << 1,
+        BP_ONCE_EMPTY_BUCKET = 1 << 2,
+        BP_ONCE_BROKEN       = 1 << 3,
+        BP_ONCE_REGISTRY     = 1 << 4,
+        BP_ONCE_FOREIGN      = 1 << 5
+};
+
+/** Per bucket counters, each on its own cache line. */
+typedef struct bp_bucket_counters {
+        _Atomic uint64_t next;     /**< Records placed: round robin cursor. */
+        _Atomic uint64_t fallback; /**< Of which came by the fallback. */
+        _Atomic uint64_t failed;   /**< Records for the bucket that failed. */
+        _Atomic uint64_t foreign;  /**< Consumer: records outside buckets. */
+        char pad[64 - 4 * sizeof(uint64_t)];
+} bp_bucket_counters_t;
+
+/** A layout kept for the client's lifetime (partition counts rarely vary). */
+typedef struct bp_layout_node {
+        bp_layout_t *layout;
+        struct bp_layout_node *next;
+} bp_layout_node_t;
+
+typedef void(bp_log_fn_t)(const rd_kafka_t *rk,
+                          int level,
+                          const char *fac,
+                          const char *buf);
+
+typedef struct bp_client {
+        bp_config_t cfg;
+        size_t topic_len;
+
+        /* Configuration time. */
+        int in_conf_set;        /**< Re-entry guard for our own sets. */
+        int sticky_user_value;  /**< -1 unless the user set it. */
+
+        /* Run time, from on_new() on. */
+        rd_kafka_t *rk;
+        bp_mode_t mode;
+        char broken_reason[512];
+        rd_kafka_partitioner_cb *other; /**< Partitioner of other topics. */
+        rd_kafka_partitioner_cb *fallback_fn;
+        bp_log_fn_t *log;
+
+        /* Layouts: current one read lock-free, the rest kept for reuse. */
+        _Atomic(bp_layout_t *) current;
+        _Atomic int32_t failed_cnt; /**< Partition count known to fail. */
+        pthread_mutex_t layout_lock;
+        bp_layout_node_t *layouts;
+
+        _Atomic unsigned logged_once;
+        _Atomic uint64_t discarded;
+        _Atomic uint64_t fallback_other;
+        _Atomic uint64_t unroutable;
+        _Atomic uint64_t fallback_rr;
+        bp_bucket_counters_t counters[BP_MAX_BUCKETS]
+            __attribute__((aligned(64)));
+} bp_client_t;
+
+/** A fresh client state with default configuration, or NULL (no memory). */
+bp_client_t *bp_client_new(void);
+
+/** A copy of \p src's configuration-time state (for on_conf_dup). */
+bp_client_t *bp_client_dup(const bp_client_t *src);
+
+/** Frees the state, its layouts and its registry entries. */
+void bp_client_destroy(bp_client_t *c);
+
+/**
+ * The layout for \p partition_cnt: lock-free when it is the current one,
+ * else computed once under a lock and kept. NULL if it cannot be computed
+ * (the reason is logged once).
+ */
+const bp_layout_t *bp_client_layout_slow(bp_client_t *c,
+                                         int32_t partition_cnt);
+
+static inline const bp_layout_t *bp_client_layout(bp_client_t *c,
+                                                  int32_t partition_cnt) {
+        const bp_layout_t *l =
+            atomic_load_explicit(&c->current, memory_order_acquire);
+        if (__builtin_expect(l && l->partition_cnt == partition_cnt, 1))
+                return l;
+        return bp_client_layout_slow(c, partition_cnt);
+}
+
+/**
+ * Logs \p fmt through the application's log callback (or stderr when it
+ * kept librdkafka's default), at syslog \p level, facility "BUCKETPRIO".
+ */
+void bp_client_log(const bp_client_t *c, int level, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/** Like bp_client_log(), but only the first time for \p once_flag. */
+void bp_client_log_once(bp_client_t *c,
+                        unsigned once_flag,
+                        int level,
+                        const char *fmt,
+                        ...) __attribute__((format(printf, 4, 5)));
+
+#endif /* BP_CLIENT_H */

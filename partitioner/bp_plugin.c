@@ -1,0 +1,294 @@
+/*
+ * bp_plugin.c - the librdkafka plugin: conf_init() and the interceptors that
+ * own the bucket.priority.* properties and follow a configuration from
+ * creation through copies to the client built from it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../include/bucket_priority.h"
+#include "bp_builtins.h"
+#include "bp_client.h"
+#include "../assignor/bp_assignor.h"
+#include "bp_registry.h"
+
+#define BP_NAME "bucket-priority"
+#define BP_VERSION_TEXT "0.1.0"
+
+const char *bp_version(void) {
+        return BP_VERSION_TEXT;
+}
+
+static rd_kafka_resp_err_t attach(rd_kafka_conf_t *conf, bp_client_t *c,
+                                  char *errstr, size_t errstr_size);
+
+/* --- configuration time -------------------------------------------------- */
+
+/* Sets a librdkafka property on behalf of the user, without re-entering
+ * our own interceptor. */
+rd_kafka_conf_res_t bp_conf_set_own(bp_client_t *c, rd_kafka_conf_t *conf,
+                                    const char *name, const char *value,
+                                    char *errstr, size_t errstr_size) {
+        rd_kafka_conf_res_t r;
+        c->in_conf_set++;
+        r = rd_kafka_conf_set(conf, name, value, errstr, errstr_size);
+        c->in_conf_set--;
+        return r;
+}
+
+/* librdkafka skips custom partitioners for NULL-key records while
+ * sticky.partitioning.linger.ms > 0, which would put them on a sticky
+ * partition of any bucket: bucket producers run with it at 0. */
+static rd_kafka_conf_res_t watch_sticky(bp_client_t *c, const char *value,
+                                        char *errstr, size_t errstr_size) {
+        long v = value ? strtol(value, NULL, 10) : -1;
+        if (v > 0 && c->cfg.topic_set) {
+                snprintf(errstr, errstr_size,
+                         "sticky.partitioning.linger.ms: invalid value "
+                         "\"%.20s\" with bucket.priority.topic set: must be "
+                         "0, because librdkafka bypasses the bucket "
+                         "partitioner for records without a key while it is "
+                         "above 0 (such records would land in any bucket)",
+                         value);
+                return RD_KAFKA_CONF_INVALID;
+        }
+        c->sticky_user_value = (int)(v < 0 ? -1 : v);
+        return RD_KAFKA_CONF_UNKNOWN; /* librdkafka stores it */
+}
+
+static rd_kafka_conf_res_t on_conf_set(rd_kafka_conf_t *conf,
+                                       const char *name,
+                                       const char *value,
+                                       char *errstr,
+                                       size_t errstr_size,
+                                       void *ic_opaque) {
+        bp_client_t *c = ic_opaque;
+        rd_kafka_conf_res_t hook;
+        int was_topic_set = c->cfg.topic_set;
+
+        if (c->in_conf_set)
+                return RD_KAFKA_CONF_UNKNOWN;
+        if (!strcmp(name, "sticky.partitioning.linger.ms"))
+                return watch_sticky(c, value, errstr, errstr_size);
+        if (!strcmp(name, "bucket.priority.topic") && value &&
+            c->sticky_user_value > 0) {
+                snprintf(errstr, errstr_size,
+                         "bucket.priority.topic: cannot be set while "
+                         "sticky.partitioning.linger.ms is %d: librdkafka "
+                         "bypasses the bucket partitioner for records without "
+                         "a key while it is above 0; set it to 0 or leave it "
+                         "unset",
+                         c->sticky_user_value);
+                return RD_KAFKA_CONF_INVALID;
+        }
+        hook = bp_assignor_on_conf_set(c, conf, name, value, errstr,
+                                       errstr_size);
+        if (hook != RD_KAFKA_CONF_UNKNOWN)
+                return hook;
+
+        switch (bp_config_set(&c->cfg, name, value, errstr, errstr_size)) {
+        case BP_SET_UNKNOWN:
+                return RD_KAFKA_CONF_UNKNOWN;
+        case BP_SET_INVALID:
+                return RD_KAFKA_CONF_INVALID;
+        case BP_SET_OK:
+                break;
+        }
+        c->topic_len = strlen(c->cfg.topic);
+        if (!strcmp(name, "bucket.priority.topic") && c->cfg.topic_set &&
+            !was_topic_set && c->sticky_user_value < 0 &&
+            c->cfg.consumer_bucket_cnt == 0 &&
+            bp_conf_set_own(c, conf, "sticky.partitioning.linger.ms", "0",
+                            errstr, errstr_size) != RD_KAFKA_CONF_OK)
+                return RD_KAFKA_CONF_INVALID;
+        return bp_assignor_after_conf_set(c, conf, name, errstr, errstr_size);
+}
+
+static rd_kafka_resp_err_t on_conf_dup(rd_kafka_conf_t *new_conf,
+                                       const rd_kafka_conf_t *old_conf,
+                                       size_t filter_cnt,
+                                       const char **filter,
+                                       void *ic_opaque) {
+        bp_client_t *c = bp_client_dup(ic_opaque);
+        char errstr[256];
+        size_t i;
+
+        (void)old_conf;
+        if (!c)
+                return RD_KAFKA_RESP_ERR__FAIL;
+        for (i = 0; i < filter_cnt; i++)
+                if (!strncmp("bucket.priority.", filter[i], strlen(filter[i]))) {
+                        bp_config_init(&c->cfg); /* our properties filtered */
+                        c->topic_len = 0;
+                }
+        return attach(new_conf, c, errstr, sizeof(errstr));
+}
+
+static rd_kafka_resp_err_t on_conf_destroy(void *ic_opaque) {
+        bp_client_destroy(ic_opaque);
+        return RD_KAFKA_RESP_ERR_NO_ERROR;
+}
+
+/* --- client time --------------------------------------------------------- */
+
+/* Reads a callback address that librdkafka prints with "%p". */
+static void *conf_get_pointer(const rd_kafka_conf_t *conf, const char *name) {
+        char buf[64];
+        size_t size = sizeof(buf);
+        void *p     = NULL;
+
+        if (rd_kafka_conf_get(conf, name, buf, &size) != RD_KAFKA_CONF_OK ||
+            sscanf(buf, "%p", &p) != 1)
+                return NULL;
+        return p;
+}
+
+static int partitioner_is_ours(rd_kafka_topic_conf_t *tconf) {
+        char buf[64], ours[64];
+        size_t size = sizeof(buf);
+
+        if (!tconf || rd_kafka_topic_conf_get(tconf, "partitioner_cb", buf,
+                                              &size) != RD_KAFKA_CONF_OK)
+                return 0;
+        snprintf(ours, sizeof(ours), "%p", (void *)bp_partitioner);
+        return !strcmp(buf, ours);
+}
+
+static rd_kafka_resp_err_t on_send(rd_kafka_t *rk,
+                                   rd_kafka_message_t *rkmessage,
+                                   void *ic_opaque) {
+        bp_client_t *c = ic_opaque;
+        (void)rk;
+        if (__builtin_expect(bp_registry_find(rkmessage->rkt) != c, 0) &&
+            bp_registry_add(rkmessage->rkt, c))
+                bp_client_log_once(c, BP_ONCE_REGISTRY, 3,
+                                   "too many topic handles in this process; "
+                                   "records to topic \"%s\" fail",
+                                   rd_kafka_topic_name(rkmessage->rkt));
+        return RD_KAFKA_RESP_ERR_NO_ERROR;
+}
+
+static void decide_mode(bp_client_t *c) {
+        char why[400];
+
+        if (!bp_config_is_touched(&c->cfg)) {
+                c->mode = BP_MODE_PASSTHROUGH;
+        } else if (bp_config_check_complete(&c->cfg, why, sizeof(why))) {
+                c->mode = BP_MODE_BROKEN;
+                snprintf(c->broken_reason, sizeof(c->broken_reason),
+                         "bucket-priority is not configured completely: %s",
+                         why);
+        } else {
+                c->mode = BP_MODE_ACTIVE;
+        }
+}
+
+static rd_kafka_resp_err_t on_new(rd_kafka_t *rk,
+                                  const rd_kafka_conf_t *conf,
+                                  void *ic_opaque,
+                                  char *errstr,
+                                  size_t errstr_size) {
+        bp_client_t *c = ic_opaque;
+        rd_kafka_topic_conf_t *tconf =
+            rd_kafka_conf_get_default_topic_conf((rd_kafka_conf_t *)conf);
+        char name[64];
+        size_t size = sizeof(name);
+
+        c->rk  = rk;
+        c->log = (bp_log_fn_t *)conf_get_pointer(conf, "log_cb");
+        if (bp_registry_add(rk, c)) {
+                snprintf(errstr, errstr_size, "too many clients in process");
+                return RD_KAFKA_RESP_ERR__FAIL;
+        }
+        c->other = bp_builtin_by_name(
+            tconf && rd_kafka_topic_conf_get(tconf, "partitioner", name,
+                                             &size) == RD_KAFKA_CONF_OK
+                ? name
+                : NULL);
+        c->fallback_fn = bp_builtin_fn(c->cfg.fallback_builtin);
+        decide_mode(c);
+
+        if (rd_kafka_type(rk) == RD_KAFKA_PRODUCER) {
+                rd_kafka_interceptor_add_on_send(rk, BP_NAME, on_send, c);
+                if (c->mode == BP_MODE_BROKEN)
+                        bp_client_log(c, 3, "%s; every record to %s fails",
+                                      c->broken_reason,
+                                      c->cfg.topic_set ? c->cfg.topic
+                                                       : "any topic");
+                else if (c->mode == BP_MODE_ACTIVE &&
+                         !partitioner_is_ours(tconf))
+                        bp_client_log(
+                            c, 4,
+                            "the default topic configuration was replaced "
+                            "after the plugin loaded, so topics created from "
+                            "it do not use the bucket partitioner; call "
+                            "bp_topic_conf_set_partitioner() on the topic "
+                            "configuration of \"%s\"",
+                            c->cfg.topic);
+        }
+        return bp_assignor_on_new(c, rk, conf, errstr, errstr_size);
+}
+
+/* --- loading ------------------------------------------------------------- */
+
+/* Registers the interceptors on conf. Takes ownership of c: the
+ * on_conf_destroy interceptor, registered first, frees it with conf. */
+static rd_kafka_resp_err_t attach(rd_kafka_conf_t *conf, bp_client_t *c,
+                                  char *errstr, size_t errstr_size) {
+        rd_kafka_resp_err_t err;
+
+        err = rd_kafka_conf_interceptor_add_on_conf_destroy(
+            conf, BP_NAME, on_conf_destroy, c);
+        if (err)
+                bp_client_destroy(c);
+        else if (!(err = rd_kafka_conf_interceptor_add_on_conf_set(
+                       conf, BP_NAME, on_conf_set, c)) &&
+                 !(err = rd_kafka_conf_interceptor_add_on_conf_dup(
+                       conf, BP_NAME, on_conf_dup, c)))
+                err = rd_kafka_conf_interceptor_add_on_new(conf, BP_NAME,
+                                                           on_new, c);
+        if (err)
+                snprintf(errstr, errstr_size,
+                         "bucket-priority: cannot register its interceptors "
+                         "(%s): is the plugin loaded twice?",
+                         rd_kafka_err2str(err));
+        return err;
+}
+
+rd_kafka_resp_err_t bp_conf_init(rd_kafka_conf_t *conf,
+                                 char *errstr,
+                                 size_t errstr_size) {
+        bp_client_t *c = bp_client_new();
+        rd_kafka_topic_conf_t *tconf;
+        rd_kafka_resp_err_t err;
+
+        if (!c) {
+                snprintf(errstr, errstr_size, "bucket-priority: out of memory");
+                return RD_KAFKA_RESP_ERR__FAIL;
+        }
+        if ((err = attach(conf, c, errstr, errstr_size)))
+                return err;
+        tconf = rd_kafka_conf_get_default_topic_conf(conf);
+        if (!tconf) {
+                tconf = rd_kafka_topic_conf_new();
+                rd_kafka_topic_conf_set_partitioner_cb(tconf, bp_partitioner);
+                rd_kafka_conf_set_default_topic_conf(conf, tconf);
+        } else {
+                rd_kafka_topic_conf_set_partitioner_cb(tconf, bp_partitioner);
+        }
+        bp_assignor_on_conf_init(c, conf);
+        return RD_KAFKA_RESP_ERR_NO_ERROR;
+}
+
+rd_kafka_resp_err_t conf_init(rd_kafka_conf_t *conf,
+                              void **plug_opaquep,
+                              char *errstr,
+                              size_t errstr_size) {
+        (void)plug_opaquep;
+        return bp_conf_init(conf, errstr, errstr_size);
+}
+
+void bp_topic_conf_set_partitioner(rd_kafka_topic_conf_t *tconf) {
+        rd_kafka_topic_conf_set_partitioner_cb(tconf, bp_partitioner);
+}

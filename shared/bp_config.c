@@ -1,0 +1,496 @@
+/*
+ * bp_config.c - applies and validates bucket.priority.* properties.
+ *
+ * Each property has a small parser; after it runs on a scratch copy, the
+ * cross-field checks (bucket count vs allocation count, names vs delimiter,
+ * fallback and consumer bucket vs names) run on the whole configuration, so
+ * whichever of a pair is set second reports the conflict.
+ */
+#include "bp_config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "bp_escape.h"
+#include "bp_list.h"
+
+#define PREFIX "bucket.priority."
+
+static const char *builtin_names[BP_BUILTIN__CNT] = {
+    "random",  "consistent",     "consistent_random", "murmur2",
+    "murmur2_random", "fnv1a", "fnv1a_random",      "roundrobin"};
+
+/* The reference's Java partitioner classes and what they mean here. */
+static const struct {
+        const char *java_class;
+        bp_fallback_kind_t kind;
+        bp_builtin_t builtin;
+} java_classes[] = {
+    {"org.apache.kafka.clients.producer.internals.DefaultPartitioner",
+     BP_FALLBACK_BUILTIN, BP_BUILTIN_MURMUR2_RANDOM},
+    {"org.apache.kafka.clients.producer.UniformStickyPartitioner",
+     BP_FALLBACK_BUILTIN, BP_BUILTIN_RANDOM},
+    {"org.apache.kafka.clients.producer.RoundRobinPartitioner",
+     BP_FALLBACK_BUILTIN, BP_BUILTIN_ROUNDROBIN},
+};
+
+#define DISCARD_CLASS_SUFFIX ".DiscardPartitioner"
+
+const char *bp_builtin_name(bp_builtin_t b) {
+        return (unsigned)b < BP_BUILTIN__CNT ? builtin_names[b] : "?";
+}
+
+void bp_config_init(bp_config_t *cfg) {
+        memset(cfg, 0, sizeof(*cfg));
+        strcpy(cfg->delimiter, "-");
+        cfg->delimiter_len    = 1;
+        cfg->layout           = BP_LAYOUT_CONTIGUOUS;
+        cfg->within           = BP_WITHIN_ROUNDROBIN;
+        cfg->fallback_kind    = BP_FALLBACK_BUCKET;
+        cfg->fallback_bucket  = -1;
+        cfg->group_per_bucket = 1;
+}
+
+/* Formats "<property>: invalid value "<value>": <reason>" into errstr. */
+static bp_set_result_t fail(char *errstr,
+                            size_t errstr_size,
+                            const char *name,
+                            const char *value,
+                            const char *fmt,
+                            ...) {
+        char shown[128], reason[400];
+        va_list ap;
+
+        va_start(ap, fmt);
+        vsnprintf(reason, sizeof(reason), fmt, ap);
+        va_end(ap);
+        bp_escape(value, value ? strlen(value) : 0, 80, shown, sizeof(shown));
+        snprintf(errstr, errstr_size, "%s: invalid value \"%s\": %s", name,
+                 shown, reason);
+        return BP_SET_INVALID;
+}
+
+int bp_config_find_bucket(const bp_config_t *cfg,
+                          const char *name,
+                          size_t len) {
+        int i;
+        for (i = 0; i < cfg->bucket_cnt; i++)
+                if (cfg->buckets[i].name_len == len &&
+                    !memcmp(cfg->buckets[i].name, name, len))
+                        return i;
+        return -1;
+}
+
+static int contains(const char *hay, size_t hay_len, const char *needle,
+                    size_t needle_len) {
+        size_t i;
+        if (needle_len == 0 || needle_len > hay_len)
+                return 0;
+        for (i = 0; i + needle_len <= hay_len; i++)
+                if (!memcmp(hay + i, needle, needle_len))
+                        return 1;
+        return 0;
+}
+
+/* --- one parser per property ------------------------------------------- */
+
+static bp_set_result_t set_topic(bp_config_t *c, const char *name,
+                                 const char *v, char *err, size_t errsz) {
+        size_t len;
+        if (!v) {
+                c->topic[0] = '\0';
+                c->topic_set = 0;
+                return BP_SET_OK;
+        }
+        len = strlen(v);
+        if (len == 0)
+                return fail(err, errsz, name, v, "expected a topic name");
+        if (len > BP_MAX_TOPIC_LEN)
+                return fail(err, errsz, name, v,
+                            "a topic name is at most %d characters",
+                            BP_MAX_TOPIC_LEN);
+        memcpy(c->topic, v, len + 1);
+        c->topic_set = 1;
+        return BP_SET_OK;
+}
+
+static bp_set_result_t set_buckets(bp_config_t *c, const char *name,
+                                   const char *v, char *err, size_t errsz) {
+        const char *cur = v, *item;
+        size_t len;
+        int n = 0;
+
+        if (!v) {
+                c->bucket_cnt = 0;
+                return BP_SET_OK;
+        }
+        while (bp_list_next(&cur, &item, &len)) {
+                if (len == 0)
+                        return fail(err, errsz, name, v,
+                                    n == 0 && !cur
+                                        ? "the list is empty; expected bucket "
+                                          "names in priority order, such as "
+                                          "\"Platinum, Gold\""
+                                        : "bucket %d has an empty name",
+                                    n + 1);
+                if (len > BP_MAX_NAME_LEN)
+                        return fail(err, errsz, name, v,
+                                    "bucket %d's name is longer than %d bytes",
+                                    n + 1, BP_MAX_NAME_LEN);
+                if (n == BP_MAX_BUCKETS)
+                        return fail(err, errsz, name, v,
+                                    "more than %d buckets", BP_MAX_BUCKETS);
+                c->bucket_cnt = n; /* names so far, for the duplicate check */
+                if (bp_config_find_bucket(c, item, len) >= 0)
+                        return fail(err, errsz, name, v,
+                                    "bucket \"%.*s\" is listed twice",
+                                    (int)len, item);
+                memcpy(c->buckets[n].name, item, len);
+                c->buckets[n].name[len] = '\0';
+                c->buckets[n].name_len  = len;
+                n++;
+        }
+        c->bucket_cnt   = n;
+        c->max_name_len = 0;
+        for (n = 0; n < c->bucket_cnt; n++)
+                if (c->buckets[n].name_len > c->max_name_len)
+                        c->max_name_len = c->buckets[n].name_len;
+        return BP_SET_OK;
+}
+
+static bp_set_result_t set_allocation(bp_config_t *c, const char *name,
+                                      const char *v, char *err, size_t errsz) {
+        const char *cur = v, *item, *why;
+        size_t len;
+        uint64_t sum = 0;
+        int n = 0;
+        char sumtxt[32];
+
+        if (!v) {
+                c->allocation_cnt = 0;
+                return BP_SET_OK;
+        }
+        while (bp_list_next(&cur, &item, &len)) {
+                if (n == BP_MAX_BUCKETS)
+                        return fail(err, errsz, name, v,
+                                    "more than %d allocations", BP_MAX_BUCKETS);
+                if (len == 0 && n == 0 && !cur)
+                        return fail(err, errsz, name, v,
+                                    "the list is empty; expected one "
+                                    "percentage per bucket, such as "
+                                    "\"70%%, 30%%\"");
+                if (bp_allocation_parse(item, len, &c->allocation[n], &why))
+                        return fail(err, errsz, name, v,
+                                    "allocation %d (\"%.*s\") %s; expected a "
+                                    "percentage above 0 such as 70%% or 33.5",
+                                    n + 1, (int)(len > 20 ? 20 : len), item,
+                                    why);
+                sum += c->allocation[n];
+                n++;
+        }
+        if (sum != BP_ALLOCATION_UNITS) {
+                bp_allocation_format(
+                    sum > 0xffffffffu ? 0xffffffffu : (uint32_t)sum, sumtxt,
+                    sizeof(sumtxt));
+                return fail(err, errsz, name, v,
+                            "the allocations add up to %s%%; they must add up "
+                            "to exactly 100%%",
+                            sumtxt);
+        }
+        c->allocation_cnt = n;
+        return BP_SET_OK;
+}
+
+static bp_set_result_t set_delimiter(bp_config_t *c, const char *name,
+                                     const char *v, char *err, size_t errsz) {
+        size_t len;
+        if (!v)
+                v = "-";
+        len = strlen(v);
+        if (len == 0)
+                return fail(err, errsz, name, v,
+                            "the delimiter is empty; expected one or more "
+                            "characters, such as \"-\"");
+        if (len > BP_MAX_DELIMITER_LEN)
+                return fail(err, errsz, name, v,
+                            "the delimiter is longer than %d bytes",
+                            BP_MAX_DELIMITER_LEN);
+        memcpy(c->delimiter, v, len + 1);
+        c->delimiter_len = len;
+        return BP_SET_OK;
+}
+
+static bp_set_result_t set_layout(bp_config_t *c, const char *name,
+                                  const char *v, char *err, size_t errsz) {
+        if (!v || !strcmp(v, "contiguous"))
+                c->layout = BP_LAYOUT_CONTIGUOUS;
+        else if (!strcmp(v, "stable"))
+                c->layout = BP_LAYOUT_STABLE;
+        else
+                return fail(err, errsz, name, v,
+                            "expected \"contiguous\" or \"stable\"");
+        return BP_SET_OK;
+}
+
+static bp_set_result_t set_within(bp_config_t *c, const char *name,
+                                  const char *v, char *err, size_t errsz) {
+        if (!v || !strcmp(v, "roundrobin"))
+                c->within = BP_WITHIN_ROUNDROBIN;
+        else if (!strcmp(v, "hash"))
+                c->within = BP_WITHIN_HASH;
+        else
+                return fail(err, errsz, name, v,
+                            "expected \"roundrobin\" or \"hash\"");
+        return BP_SET_OK;
+}
+
+static int ends_with(const char *s, const char *suffix) {
+        size_t a = strlen(s), b = strlen(suffix);
+        return a > b && !strcmp(s + a - b, suffix);
+}
+
+static bp_set_result_t set_fallback(bp_config_t *c, const char *name,
+                                    const char *v, char *err, size_t errsz) {
+        size_t len, i;
+
+        c->fallback_text[0] = '\0';
+        c->fallback_kind    = BP_FALLBACK_BUCKET;
+        if (!v)
+                return BP_SET_OK;
+        len = strlen(v);
+        if (len == 0)
+                return fail(err, errsz, name, v,
+                            "expected a bucket name, \"discard\" or a "
+                            "partitioner name");
+        if (len > BP_MAX_FALLBACK_LEN)
+                return fail(err, errsz, name, v, "longer than %d bytes",
+                            BP_MAX_FALLBACK_LEN);
+        memcpy(c->fallback_text, v, len + 1);
+        if (!strcmp(v, "discard") || ends_with(v, DISCARD_CLASS_SUFFIX)) {
+                c->fallback_kind = BP_FALLBACK_DISCARD;
+                return BP_SET_OK;
+        }
+        for (i = 0; i < BP_BUILTIN__CNT; i++)
+                if (!strcmp(v, builtin_names[i])) {
+                        c->fallback_kind    = BP_FALLBACK_BUILTIN;
+                        c->fallback_builtin = (bp_builtin_t)i;
+                        return BP_SET_OK;
+                }
+        for (i = 0; i < sizeof(java_classes) / sizeof(java_classes[0]); i++)
+                if (!strcmp(v, java_classes[i].java_class)) {
+                        c->fallback_kind    = java_classes[i].kind;
+                        c->fallback_builtin = java_classes[i].builtin;
+                        return BP_SET_OK;
+                }
+        /* Otherwise a bucket name, checked against the buckets below. */
+        return BP_SET_OK;
+}
+
+static bp_set_result_t set_consumer_bucket(bp_config_t *c, const char *name,
+                                           const char *v, char *err,
+                                           size_t errsz) {
+        const char *cur = v, *item;
+        size_t len;
+        int n = 0;
+
+        c->consumer_bucket_cnt     = 0;
+        c->consumer_bucket_text[0] = '\0';
+        if (!v)
+                return BP_SET_OK;
+        while (bp_list_next(&cur, &item, &len)) {
+                if (len == 0)
+                        return fail(err, errsz, name, v,
+                                    "expected the name of the bucket this "
+                                    "consumer serves");
+                if (len > BP_MAX_NAME_LEN || n == BP_MAX_BUCKETS)
+                        return fail(err, errsz, name, v,
+                                    "bucket names are at most %d bytes",
+                                    BP_MAX_NAME_LEN);
+                n++;
+        }
+        strcpy(c->consumer_bucket_text, v);
+        c->consumer_bucket_cnt = n;
+        return BP_SET_OK;
+}
+
+static bp_set_result_t set_bool(int *out, const char *name, const char *v,
+                                int dflt, char *err, size_t errsz) {
+        if (!v)
+                *out = dflt;
+        else if (!strcasecmp(v, "true") || !strcmp(v, "1"))
+                *out = 1;
+        else if (!strcasecmp(v, "false") || !strcmp(v, "0"))
+                *out = 0;
+        else
+                return fail(err, errsz, name, v, "expected true or false");
+        return BP_SET_OK;
+}
+
+/* --- the checks that need two properties -------------------------------- */
+
+/* Resolves the consumer bucket list against the bucket names. */
+static bp_set_result_t resolve_consumer_buckets(bp_config_t *c,
+                                                const char *setting,
+                                                char *err, size_t errsz) {
+        const char *cur = c->consumer_bucket_text, *item;
+        size_t len;
+        int n = 0, idx, j;
+
+        if (c->consumer_bucket_cnt == 0 || c->bucket_cnt == 0)
+                return BP_SET_OK;
+        while (bp_list_next(&cur, &item, &len)) {
+                idx = bp_config_find_bucket(c, item, len);
+                if (idx < 0)
+                        return fail(err, errsz, PREFIX "bucket",
+                                    c->consumer_bucket_text,
+                                    "\"%.*s\" is not one of the buckets in "
+                                    PREFIX "buckets (checked when %s was set)",
+                                    (int)len, item, setting);
+                for (j = 0; j < n; j++)
+                        if (c->consumer_buckets[j] == idx)
+                                return fail(err, errsz, PREFIX "bucket",
+                                            c->consumer_bucket_text,
+                                            "bucket \"%.*s\" is listed twice",
+                                            (int)len, item);
+                c->consumer_buckets[n++] = idx;
+        }
+        return BP_SET_OK;
+}
+
+static bp_set_result_t cross_check(bp_config_t *c, const char *setting,
+                                   const char *value, char *err,
+                                   size_t errsz) {
+        int i;
+
+        if (c->bucket_cnt > 0 && c->allocation_cnt > 0 &&
+            c->bucket_cnt != c->allocation_cnt)
+                return fail(err, errsz, setting, value,
+                            "%s lists %d buckets but %s lists %d "
+                            "allocations; give one allocation per bucket",
+                            PREFIX "buckets", c->bucket_cnt,
+                            PREFIX "allocation", c->allocation_cnt);
+
+        for (i = 0; i < c->bucket_cnt; i++)
+                if (contains(c->buckets[i].name, c->buckets[i].name_len,
+                             c->delimiter, c->delimiter_len))
+                        return fail(err, errsz, setting, value,
+                                    "bucket \"%s\" contains the delimiter "
+                                    "\"%s\", so no key could ever reach it",
+                                    c->buckets[i].name, c->delimiter);
+
+        c->fallback_bucket = -1;
+        if (c->fallback_kind == BP_FALLBACK_BUCKET && c->bucket_cnt > 0) {
+                if (!c->fallback_text[0])
+                        c->fallback_bucket = c->bucket_cnt - 1;
+                else {
+                        c->fallback_bucket = bp_config_find_bucket(
+                            c, c->fallback_text, strlen(c->fallback_text));
+                        if (c->fallback_bucket < 0)
+                                return fail(
+                                    err, errsz, PREFIX "fallback.partitioner",
+                                    c->fallback_text,
+                                    "expected one of the buckets in " PREFIX
+                                    "buckets, \"discard\", or a partitioner "
+                                    "(random, consistent, consistent_random, "
+                                    "murmur2, murmur2_random, fnv1a, "
+                                    "fnv1a_random, roundrobin)");
+                }
+        }
+        return resolve_consumer_buckets(c, setting, err, errsz);
+}
+
+/* --- entry points -------------------------------------------------------- */
+
+typedef bp_set_result_t (*setter_t)(bp_config_t *, const char *,
+                                    const char *, char *, size_t);
+
+static bp_set_result_t set_group_per_bucket(bp_config_t *c, const char *name,
+                                            const char *v, char *err,
+                                            size_t errsz) {
+        return set_bool(&c->group_per_bucket, name, v, 1, err, errsz);
+}
+
+/* Accepted for properties files shared with the Java reference; the
+ * consumer side never needs another assignor (docs/configuration.md). */
+static bp_set_result_t set_ignored(bp_config_t *c, const char *name,
+                                   const char *v, char *err, size_t errsz) {
+        (void)c, (void)name, (void)v, (void)err, (void)errsz;
+        return BP_SET_OK;
+}
+
+static const struct {
+        const char *name;
+        setter_t set;
+} setters[] = {
+    {PREFIX "topic", set_topic},
+    {PREFIX "buckets", set_buckets},
+    {PREFIX "allocation", set_allocation},
+    {PREFIX "delimiter", set_delimiter},
+    {PREFIX "layout", set_layout},
+    {PREFIX "within", set_within},
+    {PREFIX "fallback.partitioner", set_fallback},
+    {PREFIX "bucket", set_consumer_bucket},
+    {PREFIX "group.per.bucket", set_group_per_bucket},
+    {PREFIX "fallback.assignor", set_ignored},
+};
+
+bp_set_result_t bp_config_set(bp_config_t *cfg,
+                              const char *name,
+                              const char *value,
+                              char *errstr,
+                              size_t errstr_size) {
+        bp_config_t scratch;
+        size_t i;
+        bp_set_result_t r;
+
+        if (strncmp(name, PREFIX, sizeof(PREFIX) - 1))
+                return BP_SET_UNKNOWN;
+        for (i = 0; i < sizeof(setters) / sizeof(setters[0]); i++) {
+                if (strcmp(name, setters[i].name))
+                        continue;
+                if (value && strlen(value) > BP_MAX_VALUE_LEN)
+                        return fail(errstr, errstr_size, name, value,
+                                    "longer than %d bytes", BP_MAX_VALUE_LEN);
+                scratch = *cfg;
+                r = setters[i].set(&scratch, name, value, errstr, errstr_size);
+                if (r == BP_SET_OK)
+                        r = cross_check(&scratch, name, value, errstr,
+                                        errstr_size);
+                if (r == BP_SET_OK) {
+                        scratch.touched = 1;
+                        *cfg = scratch;
+                }
+                return r;
+        }
+        snprintf(errstr, errstr_size,
+                 "%s: no such bucket-priority property (known: topic, "
+                 "buckets, allocation, delimiter, layout, within, "
+                 "fallback.partitioner, bucket, group.per.bucket)",
+                 name);
+        return BP_SET_INVALID;
+}
+
+int bp_config_is_touched(const bp_config_t *cfg) {
+        return cfg->touched;
+}
+
+int bp_config_check_complete(const bp_config_t *cfg,
+                             char *errstr,
+                             size_t errstr_size) {
+        const char *missing = NULL;
+        if (!cfg->topic_set)
+                missing = PREFIX "topic";
+        else if (cfg->bucket_cnt == 0)
+                missing = PREFIX "buckets";
+        else if (cfg->allocation_cnt == 0)
+                missing = PREFIX "allocation";
+        if (!missing)
+                return 0;
+        snprintf(errstr, errstr_size,
+                 "%s is not set; the bucket-priority plugin needs "
+                 "%stopic, %sbuckets and %sallocation",
+                 missing, PREFIX, PREFIX, PREFIX);
+        return -1;
+}

@@ -1,0 +1,142 @@
+/*
+ * bp_config.h - the bucket.priority.* configuration: parsing, validation and
+ * the cross-field checks, with no knowledge of librdkafka.
+ *
+ * The plugin feeds every property set on a librdkafka configuration through
+ * bp_config_set(); a value is applied only if the whole configuration stays
+ * valid, so a failed set leaves the previous state untouched.
+ */
+#ifndef BP_CONFIG_H
+#define BP_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bp_limits.h"
+
+/** Result of bp_config_set(), mirroring rd_kafka_conf_res_t's meaning. */
+typedef enum {
+        BP_SET_OK      = 0, /**< Property is ours and was applied. */
+        BP_SET_INVALID = 1, /**< Property is ours, value rejected. */
+        BP_SET_UNKNOWN = 2  /**< Not a bucket.priority.* property. */
+} bp_set_result_t;
+
+/** How partitions are split into buckets (bucket.priority.layout). */
+typedef enum {
+        BP_LAYOUT_CONTIGUOUS = 0, /**< The reference's layout (default). */
+        BP_LAYOUT_STABLE     = 1  /**< Partitions never change bucket. */
+} bp_layout_kind_t;
+
+/** How a record picks a partition inside its bucket. */
+typedef enum {
+        BP_WITHIN_ROUNDROBIN = 0, /**< Round robin (default). */
+        BP_WITHIN_HASH       = 1  /**< murmur2 of the key: keeps key order. */
+} bp_within_t;
+
+/** What happens to records whose bucket cannot be read from the key. */
+typedef enum {
+        BP_FALLBACK_BUCKET  = 0, /**< Route to a named bucket. */
+        BP_FALLBACK_DISCARD = 1, /**< Fail the record's delivery. */
+        BP_FALLBACK_BUILTIN = 2  /**< A built-in partitioner, whole topic. */
+} bp_fallback_kind_t;
+
+/** Built-in partitioners usable as fallback (librdkafka names + ours). */
+typedef enum {
+        BP_BUILTIN_RANDOM = 0,
+        BP_BUILTIN_CONSISTENT,
+        BP_BUILTIN_CONSISTENT_RANDOM,
+        BP_BUILTIN_MURMUR2,
+        BP_BUILTIN_MURMUR2_RANDOM,
+        BP_BUILTIN_FNV1A,
+        BP_BUILTIN_FNV1A_RANDOM,
+        BP_BUILTIN_ROUNDROBIN,
+        BP_BUILTIN__CNT
+} bp_builtin_t;
+
+/** One bucket's name (its share is in bp_config_t.allocation). */
+typedef struct bp_bucket_def {
+        char name[BP_MAX_NAME_LEN + 1];
+        size_t name_len;
+} bp_bucket_def_t;
+
+/** The whole parsed configuration. A flat struct: copy it by assignment. */
+typedef struct bp_config {
+        char topic[BP_MAX_TOPIC_LEN + 1];
+        int topic_set;
+
+        int bucket_cnt; /**< 0 until bucket.priority.buckets is set. */
+        bp_bucket_def_t buckets[BP_MAX_BUCKETS];
+        size_t max_name_len; /**< Longest bucket name, for key parsing. */
+
+        int allocation_cnt; /**< 0 until bucket.priority.allocation. */
+        uint32_t allocation[BP_MAX_BUCKETS]; /**< 1/BP_ALLOCATION_UNITS */
+
+        char delimiter[BP_MAX_DELIMITER_LEN + 1];
+        size_t delimiter_len;
+
+        bp_layout_kind_t layout;
+        bp_within_t within;
+
+        char fallback_text[BP_MAX_FALLBACK_LEN + 1]; /**< "" = default. */
+        bp_fallback_kind_t fallback_kind;
+        bp_builtin_t fallback_builtin;
+        int fallback_bucket; /**< Index once resolved, else -1. */
+
+        /* Consumer side. */
+        int consumer_bucket_cnt; /**< Buckets served, priority order. */
+        int consumer_buckets[BP_MAX_BUCKETS];
+        char consumer_bucket_text[BP_MAX_VALUE_LEN + 1];
+        int group_per_bucket; /**< bucket.priority.group.per.bucket */
+
+        int touched; /**< Any bucket.priority.* property was set. */
+} bp_config_t;
+
+/** Initialises \p cfg with every default (delimiter "-", contiguous...). */
+void bp_config_init(bp_config_t *cfg);
+
+/**
+ * Applies property \p name = \p value (NULL resets it to its default).
+ * Returns BP_SET_UNKNOWN for names outside bucket.priority.*; on
+ * BP_SET_INVALID \p errstr names the property, the value and what is
+ * expected, and \p cfg is unchanged.
+ */
+bp_set_result_t bp_config_set(bp_config_t *cfg,
+                              const char *name,
+                              const char *value,
+                              char *errstr,
+                              size_t errstr_size);
+
+/**
+ * Checks that the properties a bucket topic needs are all present (topic,
+ * buckets, allocation). Returns 0 if so, else -1 with \p errstr naming
+ * what is missing.
+ */
+int bp_config_check_complete(const bp_config_t *cfg,
+                             char *errstr,
+                             size_t errstr_size);
+
+/** Returns 1 if any bucket.priority.* property was set at all. */
+int bp_config_is_touched(const bp_config_t *cfg);
+
+/** Index of the bucket named [name, name+len), or -1. */
+int bp_config_find_bucket(const bp_config_t *cfg,
+                          const char *name,
+                          size_t len);
+
+/** Name of a built-in partitioner as librdkafka spells it. */
+const char *bp_builtin_name(bp_builtin_t b);
+
+/**
+ * Parses one allocation item ("70%", " 33.5 ") into units of
+ * 1/BP_ALLOCATION_UNITS. Returns 0 on success, else -1 with \p why set to
+ * a short reason.
+ */
+int bp_allocation_parse(const char *s,
+                        size_t len,
+                        uint32_t *units,
+                        const char **why);
+
+/** Writes allocation \p units as a percentage without trailing zeros. */
+void bp_allocation_format(uint32_t units, char *buf, size_t size);
+
+#endif /* BP_CONFIG_H */

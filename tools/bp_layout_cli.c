@@ -1,0 +1,254 @@
+/*
+ * bp_layout_cli.c - bp-layout, the operators' and teachers' view of a bucket
+ * layout: which partitions each bucket owns, and which partitions change
+ * bucket as the topic grows.
+ *
+ *   bp-layout --buckets "Platinum, Gold" --allocation "70%, 30%"
+ *             --partitions 6 [--layout contiguous|stable]
+ *             [--growth 6,12,24] [--delimiter -] [--json]
+ *
+ * Bad input: a message on stderr and exit code 2.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bp_config.h"
+#include "bp_escape.h"
+#include "bp_layout.h"
+#include "bp_list.h"
+
+#define MAX_STEPS 64
+
+static void usage(FILE *f) {
+        fprintf(f,
+                "usage: bp-layout --buckets \"Platinum, Gold\" --allocation "
+                "\"70%%, 30%%\"\n"
+                "                 (--partitions N | --growth N1,N2,...)\n"
+                "                 [--layout contiguous|stable] [--delimiter D] "
+                "[--json]\n");
+}
+
+static int bad(const char *fmt, const char *a) {
+        fprintf(stderr, "bp-layout: ");
+        fprintf(stderr, fmt, a);
+        fprintf(stderr, "\n");
+        usage(stderr);
+        return 2;
+}
+
+/* Parses a partition count: a whole number in 1..BP_MAX_PARTITIONS. */
+static int parse_count(const char *s, size_t len, int32_t *out) {
+        long v = 0;
+        size_t i;
+        if (len == 0 || len > 7)
+                return -1;
+        for (i = 0; i < len; i++) {
+                if (s[i] < '0' || s[i] > '9')
+                        return -1;
+                v = v * 10 + (s[i] - '0');
+        }
+        if (v < 1 || v > BP_MAX_PARTITIONS)
+                return -1;
+        *out = (int32_t)v;
+        return 0;
+}
+
+/* Prints the partitions of bucket b as ranges: "0-3,8,10-11". */
+static void print_ranges(FILE *f, const bp_layout_t *l, int b) {
+        int32_t i, n = l->count[b], *p = l->partitions + l->first[b];
+        if (n == 0) {
+                fprintf(f, "(none)");
+                return;
+        }
+        for (i = 0; i < n;) {
+                int32_t j = i;
+                while (j + 1 < n && p[j + 1] == p[j] + 1)
+                        j++;
+                fprintf(f, "%s%d", i ? "," : "", (int)p[i]);
+                if (j > i)
+                        fprintf(f, "-%d", (int)p[j]);
+                i = j + 1;
+        }
+}
+
+static void print_table(const bp_config_t *cfg, const bp_layout_t *l) {
+        char alloc[32];
+        int b;
+        printf("%d partitions, %s layout\n", (int)l->partition_cnt,
+               cfg->layout == BP_LAYOUT_STABLE ? "stable" : "contiguous");
+        printf("  %-20s %10s %6s  %s\n", "bucket", "allocation", "count",
+               "partitions");
+        for (b = 0; b < cfg->bucket_cnt; b++) {
+                bp_allocation_format(cfg->allocation[b], alloc, sizeof(alloc));
+                strcat(alloc, "%");
+                printf("  %-20s %10s %6d  ", cfg->buckets[b].name, alloc,
+                       (int)l->count[b]);
+                print_ranges(stdout, l, b);
+                printf("\n");
+        }
+}
+
+static void print_json(const bp_config_t *cfg, const bp_layout_t *l) {
+        char alloc[32], name[6 * BP_MAX_NAME_LEN + 1];
+        int b;
+        int32_t i;
+        printf("{\"partitions\":%d,\"layout\":\"%s\",\"buckets\":[",
+               (int)l->partition_cnt,
+               cfg->layout == BP_LAYOUT_STABLE ? "stable" : "contiguous");
+        for (b = 0; b < cfg->bucket_cnt; b++) {
+                bp_allocation_format(cfg->allocation[b], alloc, sizeof(alloc));
+                bp_json_escape(cfg->buckets[b].name, cfg->buckets[b].name_len,
+                               name, sizeof(name));
+                printf("%s{\"name\":\"%s\",\"allocation\":%s,\"partitions\":[",
+                       b ? "," : "", name, alloc);
+                for (i = 0; i < l->count[b]; i++)
+                        printf("%s%d", i ? "," : "",
+                               (int)l->partitions[l->first[b] + i]);
+                printf("]}");
+        }
+        printf("]}");
+}
+
+/* Lists the partitions of \p prev that belong to another bucket in \p l. */
+static int print_moves(const bp_config_t *cfg, const bp_layout_t *prev,
+                       const bp_layout_t *l) {
+        int32_t p;
+        int moved = 0;
+        for (p = 0; p < prev->partition_cnt; p++) {
+                if (prev->bucket_of[p] == l->bucket_of[p])
+                        continue;
+                printf("  partition %d moves: %s -> %s\n", (int)p,
+                       cfg->buckets[prev->bucket_of[p]].name,
+                       cfg->buckets[l->bucket_of[p]].name);
+                moved++;
+        }
+        if (!moved)
+                printf("  no existing partition changes bucket\n");
+        return moved;
+}
+
+int main(int argc, char **argv) {
+        static const struct option opts[] = {
+            {"buckets", required_argument, NULL, 'b'},
+            {"allocation", required_argument, NULL, 'a'},
+            {"partitions", required_argument, NULL, 'p'},
+            {"layout", required_argument, NULL, 'l'},
+            {"growth", required_argument, NULL, 'g'},
+            {"delimiter", required_argument, NULL, 'd'},
+            {"json", no_argument, NULL, 'j'},
+            {"help", no_argument, NULL, 'h'},
+            {NULL, 0, NULL, 0}};
+        const char *prop[] = {['b'] = "bucket.priority.buckets",
+                              ['a'] = "bucket.priority.allocation",
+                              ['l'] = "bucket.priority.layout",
+                              ['d'] = "bucket.priority.delimiter"};
+        bp_config_t cfg;
+        bp_layout_t *layouts[MAX_STEPS] = {0};
+        int32_t steps[MAX_STEPS];
+        int nsteps = 0, json = 0, opt, i, rc = 0;
+        const char *growth = NULL, *partitions = NULL;
+        char err[512];
+
+        bp_config_init(&cfg);
+        strcpy(cfg.topic, "(topic)");
+        while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+                switch (opt) {
+                case 'b':
+                case 'a':
+                case 'l':
+                case 'd':
+                        if (bp_config_set(&cfg, prop[opt], optarg, err,
+                                          sizeof(err)) != BP_SET_OK)
+                                return bad("%s", err);
+                        break;
+                case 'p':
+                        partitions = optarg;
+                        break;
+                case 'g':
+                        growth = optarg;
+                        break;
+                case 'j':
+                        json = 1;
+                        break;
+                case 'h':
+                        usage(stdout);
+                        return 0;
+                default:
+                        usage(stderr);
+                        return 2;
+                }
+        }
+        if (optind < argc)
+                return bad("unexpected argument \"%s\"", argv[optind]);
+        if (cfg.bucket_cnt == 0)
+                return bad("%s", "--buckets is required");
+        if (cfg.allocation_cnt == 0)
+                return bad("%s", "--allocation is required");
+        if (!partitions && !growth)
+                return bad("%s", "--partitions or --growth is required");
+        if (partitions && growth)
+                return bad("%s", "give --partitions or --growth, not both");
+        if (partitions) {
+                if (parse_count(partitions, strlen(partitions), &steps[0]))
+                        return bad("--partitions \"%s\": expected a whole "
+                                   "number from 1 to 1000000",
+                                   partitions);
+                nsteps = 1;
+        } else {
+                const char *cur = growth, *item;
+                size_t len;
+                while (bp_list_next(&cur, &item, &len)) {
+                        if (nsteps == MAX_STEPS)
+                                return bad("--growth \"%s\": at most 64 steps",
+                                           growth);
+                        if (parse_count(item, len, &steps[nsteps]) ||
+                            (nsteps > 0 && steps[nsteps] <= steps[nsteps - 1]))
+                                return bad("--growth \"%s\": expected "
+                                           "increasing partition counts such "
+                                           "as 6,12,24",
+                                           growth);
+                        nsteps++;
+                }
+        }
+        for (i = 0; i < nsteps; i++) {
+                layouts[i] = bp_layout_compute(&cfg, steps[i], err,
+                                               sizeof(err));
+                if (!layouts[i]) {
+                        strcpy(cfg.topic, "");
+                        rc = bad("%s", err);
+                        goto done;
+                }
+        }
+        if (json && nsteps == 1) {
+                print_json(&cfg, layouts[0]);
+                printf("\n");
+        } else if (json) {
+                printf("[");
+                for (i = 0; i < nsteps; i++) {
+                        printf("%s", i ? "," : "");
+                        print_json(&cfg, layouts[i]);
+                }
+                printf("]\n");
+        } else {
+                for (i = 0; i < nsteps; i++) {
+                        if (i > 0) {
+                                printf("\ngrowing %d -> %d partitions:\n",
+                                       (int)steps[i - 1], (int)steps[i]);
+                                print_moves(&cfg, layouts[i - 1], layouts[i]);
+                                printf("\n");
+                        }
+                        print_table(&cfg, layouts[i]);
+                }
+                if (cfg.layout == BP_LAYOUT_STABLE)
+                        printf("\nevery bucket holds a partition from %d "
+                               "partitions on\n",
+                               (int)bp_layout_stable_min(cfg.allocation,
+                                                         cfg.bucket_cnt));
+        }
+done:
+        for (i = 0; i < nsteps; i++)
+                bp_layout_destroy(layouts[i]);
+        return rc;
+}
