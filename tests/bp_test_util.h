@@ -1,0 +1,75 @@
+/*
+ * bp_test_util.h - helpers shared by the integration tests: an embedded
+ * mock cluster, configurations that load the plugin by path, and a
+ * producer that records every delivery report.
+ */
+#ifndef BP_TEST_UTIL_H
+#define BP_TEST_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <librdkafka/rdkafka.h>
+#include <librdkafka/rdkafka_mock.h>
+
+/** A mock cluster with its owning client. */
+typedef struct bp_test_cluster {
+        rd_kafka_t *owner;
+        rd_kafka_mock_cluster_t *mcluster;
+        char bootstraps[256];
+} bp_test_cluster_t;
+
+/** Starts a mock cluster of \p brokers brokers. Aborts the test on error. */
+void bp_test_cluster_start(bp_test_cluster_t *tc, int brokers);
+
+/** Creates \p topic with \p partitions partitions on the mock cluster. */
+void bp_test_cluster_topic(bp_test_cluster_t *tc,
+                           const char *topic,
+                           int partitions);
+
+void bp_test_cluster_stop(bp_test_cluster_t *tc);
+
+/** Path of the built plugin (environment BP_PLUGIN_PATH). */
+const char *bp_test_plugin_path(void);
+
+/**
+ * A configuration for \p bootstraps that loads the plugin by
+ * plugin.library.paths and then sets the NULL-terminated name/value pairs.
+ * Asserts every set succeeds.
+ */
+rd_kafka_conf_t *bp_test_conf(const char *bootstraps, ...);
+
+/** Sets \p name=\p value, returning the result and filling \p errstr. */
+rd_kafka_conf_res_t bp_test_set(rd_kafka_conf_t *conf,
+                                const char *name,
+                                const char *value,
+                                char *errstr,
+                                size_t errstr_size);
+
+/** What one delivery report said. */
+typedef struct bp_test_dr {
+        int32_t partition;
+        rd_kafka_resp_err_t err;
+        char key[64];
+        size_t keylen;
+        int has_key;
+} bp_test_dr_t;
+
+/** Delivery reports collected by a producer made with bp_test_producer(). */
+typedef struct bp_test_drs {
+        bp_test_dr_t *v;
+        size_t cnt, cap;
+} bp_test_drs_t;
+
+/** Creates a producer from \p conf that appends delivery reports to \p drs. */
+rd_kafka_t *bp_test_producer(rd_kafka_conf_t *conf, bp_test_drs_t *drs);
+
+/** Polls \p rk until \p drs holds \p expect reports or \p timeout_ms pass. */
+void bp_test_wait_drs(rd_kafka_t *rk,
+                      bp_test_drs_t *drs,
+                      size_t expect,
+                      int timeout_ms);
+
+void bp_test_drs_free(bp_test_drs_t *drs);
+
+#endif /* BP_TEST_UTIL_H */

@@ -1,0 +1,200 @@
+/*
+ * test_partitioner_threads.c - eight threads hammering the partitioner of
+ * one producer: exact per bucket counts, every partition inside its bucket,
+ * round robin balanced within one, hash stable per key, and concurrent
+ * layout changes (the topic growing under the threads) never misroute.
+ */
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "bp_test_util.h"
+#include "include/bucket_priority.h"
+
+#define TOPIC "orders"
+#define THREADS 8
+#define PER_THREAD 20000
+
+static bp_test_cluster_t cluster;
+
+typedef struct worker {
+        pthread_t tid;
+        rd_kafka_topic_t *rkt;
+        int id;
+        int grow;                   /* alternate 12 and 24 partitions */
+        int hash;                   /* check one partition per key */
+        int counts[24];             /* per partition, at 12 partitions */
+        int wrong;                  /* records outside their bucket */
+        int32_t hash_seen[64];      /* hash mode: partition per key */
+} worker_t;
+
+static int setup(void **state) {
+        (void)state;
+        bp_test_cluster_start(&cluster, 1);
+        bp_test_cluster_topic(&cluster, TOPIC, 12);
+        return 0;
+}
+
+static int teardown(void **state) {
+        (void)state;
+        bp_test_cluster_stop(&cluster);
+        return 0;
+}
+
+/* A producer whose handle for TOPIC is registered with the plugin. */
+static rd_kafka_t *producer(bp_test_drs_t *drs, const char *within,
+                            rd_kafka_topic_t **rkt) {
+        rd_kafka_t *rk = bp_test_producer(
+            bp_test_conf(cluster.bootstraps, "bucket.priority.topic", TOPIC,
+                         "bucket.priority.buckets", "Platinum, Gold",
+                         "bucket.priority.allocation", "70%, 30%",
+                         "bucket.priority.within", within, NULL),
+            drs);
+        assert_int_equal(rd_kafka_producev(rk, RD_KAFKA_V_TOPIC(TOPIC),
+                                           RD_KAFKA_V_KEY("Gold-0", 6),
+                                           RD_KAFKA_V_END),
+                         0);
+        bp_test_wait_drs(rk, drs, 1, 10000);
+        *rkt = rd_kafka_topic_new(rk, TOPIC, NULL);
+        return rk;
+}
+
+static void *hammer(void *arg) {
+        worker_t *w = arg;
+        char key[32];
+        int i, n;
+        int32_t p, cnt;
+
+        for (i = 0; i < PER_THREAD; i++) {
+                int gold = (i % 64 + w->id) % 3 == 0; /* fixed per key */
+                n   = snprintf(key, sizeof(key), "%s-%d-%d",
+                               gold ? "Gold" : "Platinum", w->id, i % 64);
+                cnt = w->grow && i % 2 ? 24 : 12;
+                p   = bp_partitioner(w->rkt, key, (size_t)n, cnt, NULL, NULL);
+                if (cnt == 24) {
+                        /* 24 partitions: Platinum 0-16, Gold 17-23. */
+                        if (gold ? p < 17 || p > 23 : p < 0 || p > 16)
+                                w->wrong++;
+                        continue;
+                }
+                if (gold ? p < 8 || p > 11 : p < 0 || p > 7) {
+                        w->wrong++;
+                        continue;
+                }
+                w->counts[p]++;
+                if (w->hash_seen[i % 64] == -1)
+                        w->hash_seen[i % 64] = p;
+                else if (w->hash && w->hash_seen[i % 64] != p)
+                        w->wrong++;
+        }
+        return NULL;
+}
+
+static void run(rd_kafka_topic_t *rkt, worker_t *w, int grow, int hash) {
+        int t;
+        for (t = 0; t < THREADS; t++) {
+                memset(&w[t], 0, sizeof(w[t]));
+                memset(w[t].hash_seen, 0xff, sizeof(w[t].hash_seen));
+                w[t].rkt  = rkt;
+                w[t].id   = t;
+                w[t].grow = grow;
+                w[t].hash = hash;
+                assert_int_equal(pthread_create(&w[t].tid, NULL, hammer,
+                                                &w[t]),
+                                 0);
+        }
+        for (t = 0; t < THREADS; t++)
+                pthread_join(w[t].tid, NULL);
+}
+
+static void test_roundrobin_exact_and_balanced(void **state) {
+        bp_test_drs_t drs = {0};
+        rd_kafka_topic_t *rkt;
+        rd_kafka_t *rk = producer(&drs, "roundrobin", &rkt);
+        worker_t w[THREADS];
+        int total[12] = {0}, t, p, gold = 0, plat = 0, min, max;
+        bp_bucket_stats_t bs;
+
+        (void)state;
+        run(rkt, w, 0, 0);
+        for (t = 0; t < THREADS; t++) {
+                assert_int_equal(w[t].wrong, 0);
+                for (p = 0; p < 12; p++)
+                        total[p] += w[t].counts[p];
+        }
+        for (p = 0; p < 12; p++)
+                *(p < 8 ? &plat : &gold) += total[p];
+        assert_int_equal(plat + gold, THREADS * PER_THREAD);
+
+        /* The stats count exactly what the threads produced (+1 warm-up). */
+        assert_int_equal(bp_bucket_stats(rk, 0, &bs), 0);
+        assert_int_equal(bs.routed, (uint64_t)plat);
+        assert_int_equal(bp_bucket_stats(rk, 1, &bs), 0);
+        assert_int_equal(bs.routed, (uint64_t)gold + 1);
+
+        /* Round robin across all threads: within one per bucket. The
+         * warm-up record took Gold's first slot, so count it in. */
+        total[8]++;
+        for (min = max = total[0], p = 1; p < 8; p++) {
+                min = total[p] < min ? total[p] : min;
+                max = total[p] > max ? total[p] : max;
+        }
+        assert_true(max - min <= 1);
+        for (min = max = total[8], p = 9; p < 12; p++) {
+                min = total[p] < min ? total[p] : min;
+                max = total[p] > max ? total[p] : max;
+        }
+        assert_true(max - min <= 1);
+        rd_kafka_topic_destroy(rkt);
+        rd_kafka_destroy(rk);
+        bp_test_drs_free(&drs);
+}
+
+static void test_hash_keeps_keys_together(void **state) {
+        bp_test_drs_t drs = {0};
+        rd_kafka_topic_t *rkt;
+        rd_kafka_t *rk = producer(&drs, "hash", &rkt);
+        worker_t w[THREADS];
+        int t;
+
+        (void)state;
+        run(rkt, w, 0, 1);
+        for (t = 0; t < THREADS; t++)
+                assert_int_equal(w[t].wrong, 0);
+        rd_kafka_topic_destroy(rkt);
+        rd_kafka_destroy(rk);
+        bp_test_drs_free(&drs);
+}
+
+/* Threads see 12 and 24 partitions interleaved: the layout cache flips
+ * between counts under contention and never misroutes. */
+static void test_concurrent_growth(void **state) {
+        bp_test_drs_t drs = {0};
+        rd_kafka_topic_t *rkt;
+        rd_kafka_t *rk = producer(&drs, "roundrobin", &rkt);
+        worker_t w[THREADS];
+        int t;
+
+        (void)state;
+        run(rkt, w, 1, 0);
+        for (t = 0; t < THREADS; t++)
+                assert_int_equal(w[t].wrong, 0);
+        rd_kafka_topic_destroy(rkt);
+        rd_kafka_destroy(rk);
+        bp_test_drs_free(&drs);
+}
+
+int main(void) {
+        const struct CMUnitTest tests[] = {
+            cmocka_unit_test(test_roundrobin_exact_and_balanced),
+            cmocka_unit_test(test_hash_keeps_keys_together),
+            cmocka_unit_test(test_concurrent_growth),
+        };
+        return cmocka_run_group_tests(tests, setup, teardown);
+}
