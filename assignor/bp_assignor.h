@@ -10,6 +10,14 @@
 
 #include "../partitioner/bp_client.h"
 
+/** topic.metadata.refresh.interval.ms for bucket clients unless the user
+ *  sets it: partitions added to the topic are seen within this time. */
+#define BP_METADATA_REFRESH_MS 5000
+#define BP_METADATA_REFRESH_MS_TEXT "5000"
+
+/** How long the rebalance callback waits for metadata and offsets. */
+#define BP_REBALANCE_TIMEOUT_MS 10000
+
 /** Called from conf_init(), after the interceptors are registered. */
 void bp_assignor_on_conf_init(bp_client_t *c, rd_kafka_conf_t *conf);
 
@@ -41,5 +49,26 @@ rd_kafka_resp_err_t bp_assignor_on_new(bp_client_t *c,
                                        const rd_kafka_conf_t *conf,
                                        char *errstr,
                                        size_t errstr_size);
+
+/**
+ * Decides where each bucket-topic partition of \p assigned starts (the
+ * "no record skipped" rules: committed offset; else the highest offset a
+ * sibling bucket group committed; else the beginning if the group has
+ * committed before; else auto.offset.reset).
+ */
+void bp_offsets_decide(bp_client_t *c,
+                       rd_kafka_t *rk,
+                       rd_kafka_topic_partition_list_t *assigned,
+                       int32_t partition_cnt);
+
+/** The consumer's safety net: checks every consumed record's partition. */
+rd_kafka_resp_err_t bp_safety_on_consume(rd_kafka_t *rk,
+                                         rd_kafka_message_t *rkmessage,
+                                         void *ic_opaque);
+
+/** Partition count of \p topic from fresh metadata, or -1. */
+int32_t bp_topic_partition_count(rd_kafka_t *rk,
+                                 const char *topic,
+                                 int timeout_ms);
 
 #endif /* BP_ASSIGNOR_H */

@@ -1,12 +1,101 @@
 /*
- * bp_assignor_conf.c - consumer side configuration hooks. The producer issue
- * only needs the hook points; the consumer behaviour lands with the
- * consumer side.
+ * bp_assignor_conf.c - consumer side configuration: the bucket a consumer
+ * serves turns into the properties a bucket consumer needs, whatever order
+ * they are set in:
+ *   - group.id "orders-app" becomes "orders-app.Gold" (one group per
+ *     bucket, unless bucket.priority.group.per.bucket=false);
+ *   - partition.assignment.strategy must be roundrobin (set here);
+ *   - the classic group protocol (group.protocol=consumer is refused);
+ *   - topic.metadata.refresh.interval.ms shortened so growth is seen soon;
+ *   - the plugin's rebalance callback, unless the application has one.
  */
+#include <stdio.h>
+#include <string.h>
+
+#include "../include/bucket_priority.h"
+#include "../shared/bp_list.h"
 #include "bp_assignor.h"
 
+#define BP_BUCKET "bucket.priority.bucket"
+
+rd_kafka_conf_res_t bp_conf_set_own(bp_client_t *c, rd_kafka_conf_t *conf,
+                                    const char *name, const char *value,
+                                    char *errstr, size_t errstr_size);
+
+static int conf_text(const rd_kafka_conf_t *conf, const char *name,
+                     char *buf, size_t size) {
+        size_t sz = size;
+        buf[0]    = '\0';
+        return rd_kafka_conf_get(conf, name, buf, &sz) == RD_KAFKA_CONF_OK &&
+               buf[0];
+}
+
 void bp_assignor_on_conf_init(bp_client_t *c, rd_kafka_conf_t *conf) {
-        (void)c, (void)conf;
+        char val[256];
+
+        /* Properties set before the plugin loaded. */
+        if (conf_text(conf, "group.id", val, sizeof(val)))
+                snprintf(c->base_group_id, sizeof(c->base_group_id), "%s",
+                         val);
+        if (conf_text(conf, "topic.metadata.refresh.interval.ms", val,
+                      sizeof(val)) &&
+            strcmp(val, "300000"))
+                c->refresh_user_set = 1;
+}
+
+/* The group id this consumer should use: base, or base.bucket[+bucket]. */
+static void effective_group(const bp_client_t *c, char *out, size_t size) {
+        const char *cur = c->cfg.consumer_bucket_text, *item;
+        size_t len, at;
+        int n = 0;
+
+        at = (size_t)snprintf(out, size, "%s", c->base_group_id);
+        if (!c->cfg.group_per_bucket || c->cfg.consumer_bucket_cnt == 0)
+                return;
+        while (at < size && bp_list_next(&cur, &item, &len))
+                at += (size_t)snprintf(out + at, size - at, "%c%.*s",
+                                       n++ ? '+' : '.', (int)len, item);
+}
+
+static rd_kafka_conf_res_t apply_group(bp_client_t *c, rd_kafka_conf_t *conf,
+                                       char *errstr, size_t errstr_size) {
+        char group[sizeof(c->base_group_id) + BP_MAX_VALUE_LEN + 2];
+
+        if (!c->base_group_id[0])
+                return RD_KAFKA_CONF_OK; /* applied when group.id is set */
+        effective_group(c, group, sizeof(group));
+        return bp_conf_set_own(c, conf, "group.id", group, errstr,
+                               errstr_size);
+}
+
+static int is_roundrobin(const char *v) {
+        const char *p = v;
+        size_t len    = strlen(v);
+        bp_trim(&p, &len);
+        return len == 10 && !strncmp(p, "roundrobin", 10);
+}
+
+static rd_kafka_conf_res_t refuse_strategy(const char *value, char *errstr,
+                                           size_t errstr_size) {
+        snprintf(errstr, errstr_size,
+                 "partition.assignment.strategy: invalid value \"%.60s\" for "
+                 "a bucket consumer (" BP_BUCKET " is set): must be "
+                 "\"roundrobin\", because each member maps the partition "
+                 "numbers the group gives it onto its bucket's partitions, "
+                 "which needs them spread evenly; leave it unset and the "
+                 "plugin sets it",
+                 value);
+        return RD_KAFKA_CONF_INVALID;
+}
+
+static rd_kafka_conf_res_t refuse_protocol(char *errstr, size_t errstr_size) {
+        snprintf(errstr, errstr_size,
+                 "group.protocol: invalid value \"consumer\" for a bucket "
+                 "consumer (" BP_BUCKET " is set): the next generation "
+                 "protocol assigns partitions on the broker, where no "
+                 "client callback can keep a consumer on its bucket; use "
+                 "group.protocol=classic");
+        return RD_KAFKA_CONF_INVALID;
 }
 
 rd_kafka_conf_res_t bp_assignor_on_conf_set(bp_client_t *c,
@@ -15,9 +104,59 @@ rd_kafka_conf_res_t bp_assignor_on_conf_set(bp_client_t *c,
                                             const char *value,
                                             char *errstr,
                                             size_t errstr_size) {
-        (void)c, (void)conf, (void)name, (void)value, (void)errstr,
-            (void)errstr_size;
+        int consumer = c->cfg.consumer_bucket_cnt > 0;
+
+        if (!strcmp(name, "group.id")) {
+                snprintf(c->base_group_id, sizeof(c->base_group_id), "%s",
+                         value ? value : "");
+                if (!consumer || !c->cfg.group_per_bucket || !value)
+                        return RD_KAFKA_CONF_UNKNOWN;
+                return apply_group(c, conf, errstr, errstr_size);
+        }
+        if (!strcmp(name, "partition.assignment.strategy")) {
+                if (consumer && value && !is_roundrobin(value))
+                        return refuse_strategy(value, errstr, errstr_size);
+                snprintf(c->user_strategy, sizeof(c->user_strategy), "%s",
+                         value ? value : "");
+                return RD_KAFKA_CONF_UNKNOWN;
+        }
+        if (!strcmp(name, "group.protocol")) {
+                int is_consumer = value && !strcmp(value, "consumer");
+                if (consumer && is_consumer)
+                        return refuse_protocol(errstr, errstr_size);
+                c->group_protocol_consumer = is_consumer;
+                return RD_KAFKA_CONF_UNKNOWN;
+        }
+        if (!strcmp(name, "topic.metadata.refresh.interval.ms")) {
+                c->refresh_user_set = 1;
+                return RD_KAFKA_CONF_UNKNOWN;
+        }
+        /* Becoming a bucket consumer must not contradict earlier sets. */
+        if (!strcmp(name, BP_BUCKET) && value && value[0]) {
+                if (c->user_strategy[0] && !is_roundrobin(c->user_strategy))
+                        return refuse_strategy(c->user_strategy, errstr,
+                                               errstr_size);
+                if (c->group_protocol_consumer)
+                        return refuse_protocol(errstr, errstr_size);
+        }
         return RD_KAFKA_CONF_UNKNOWN;
+}
+
+static void *current_rebalance_cb(rd_kafka_conf_t *conf) {
+        char buf[64];
+        void *p = NULL;
+        if (conf_text(conf, "rebalance_cb", buf, sizeof(buf)))
+                sscanf(buf, "%p", &p);
+        return p;
+}
+
+static void update_mask(bp_client_t *c) {
+        int k;
+        c->consumer_mask = 0;
+        if (c->cfg.bucket_cnt == 0)
+                return;
+        for (k = 0; k < c->cfg.consumer_bucket_cnt; k++)
+                c->consumer_mask |= 1ull << c->cfg.consumer_buckets[k];
 }
 
 rd_kafka_conf_res_t bp_assignor_after_conf_set(bp_client_t *c,
@@ -25,15 +164,26 @@ rd_kafka_conf_res_t bp_assignor_after_conf_set(bp_client_t *c,
                                                const char *name,
                                                char *errstr,
                                                size_t errstr_size) {
-        (void)c, (void)conf, (void)name, (void)errstr, (void)errstr_size;
-        return RD_KAFKA_CONF_OK;
-}
+        void *cb;
 
-rd_kafka_resp_err_t bp_assignor_on_new(bp_client_t *c,
-                                       rd_kafka_t *rk,
-                                       const rd_kafka_conf_t *conf,
-                                       char *errstr,
-                                       size_t errstr_size) {
-        (void)c, (void)rk, (void)conf, (void)errstr, (void)errstr_size;
-        return RD_KAFKA_RESP_ERR_NO_ERROR;
+        update_mask(c);
+        if (!strcmp(name, "bucket.priority.topic") && c->cfg.topic_set &&
+            !c->refresh_user_set &&
+            bp_conf_set_own(c, conf, "topic.metadata.refresh.interval.ms",
+                            BP_METADATA_REFRESH_MS_TEXT, errstr,
+                            errstr_size) != RD_KAFKA_CONF_OK)
+                return RD_KAFKA_CONF_INVALID;
+
+        if (strcmp(name, BP_BUCKET) && strcmp(name, "bucket.priority.group.per.bucket"))
+                return RD_KAFKA_CONF_OK;
+        if (c->cfg.consumer_bucket_cnt > 0) {
+                if (bp_conf_set_own(c, conf, "partition.assignment.strategy",
+                                    "roundrobin", errstr,
+                                    errstr_size) != RD_KAFKA_CONF_OK)
+                        return RD_KAFKA_CONF_INVALID;
+                cb = current_rebalance_cb(conf);
+                if (!cb || cb == (void *)bp_rebalance_cb)
+                        rd_kafka_conf_set_rebalance_cb(conf, bp_rebalance_cb);
+        }
+        return apply_group(c, conf, errstr, errstr_size);
 }

@@ -99,6 +99,51 @@ BP_API int32_t bp_partitioner(const rd_kafka_topic_t *rkt,
  */
 BP_API void bp_topic_conf_set_partitioner(rd_kafka_topic_conf_t *tconf);
 
+/**
+ * The plugin's rebalance callback, with librdkafka's rebalance callback
+ * signature. The plugin installs it by itself on a consumer configuration
+ * that sets bucket.priority.bucket and has no rebalance callback of its
+ * own; install it yourself with rd_kafka_conf_set_rebalance_cb() if you
+ * replaced it and want it back.
+ *
+ * On assignment it maps the partitions the group gave (see
+ * bp_assignment_map()) and assigns the result; on revocation, lost
+ * partitions and errors it unassigns, as librdkafka documents for the
+ * eager protocol. \p opaque (the application's) is not used.
+ */
+BP_API void bp_rebalance_cb(rd_kafka_t *rk,
+                            rd_kafka_resp_err_t err,
+                            rd_kafka_topic_partition_list_t *partitions,
+                            void *opaque);
+
+/**
+ * For applications with their own rebalance callback (chaining): returns
+ * the list to pass to rd_kafka_assign() instead of \p partitions.
+ *
+ * Partitions of the bucket topic are read as indexes into the ascending
+ * list B of this consumer's bucket partitions (index i becomes B[i] when
+ * i < |B|, and is dropped otherwise), with the partition count refreshed
+ * from the cluster first; partitions of other topics are copied unchanged.
+ * Each returned bucket partition carries its start offset: the committed
+ * one (RD_KAFKA_OFFSET_INVALID), else the highest offset a sibling bucket
+ * group committed for it, else RD_KAFKA_OFFSET_BEGINNING when this group
+ * has committed before, else RD_KAFKA_OFFSET_INVALID (auto.offset.reset).
+ *
+ * It blocks for up to a few seconds (metadata, committed offsets): call it
+ * from the rebalance callback, as librdkafka allows.
+ *
+ * @returns a new list (free with rd_kafka_topic_partition_list_destroy()),
+ *          or NULL with \p errstr filled when the bucket partitions cannot
+ *          be computed (assign nothing then: the next rebalance retries).
+ *          A client that did not load the plugin, or that serves no bucket,
+ *          gets a plain copy.
+ */
+BP_API rd_kafka_topic_partition_list_t *
+bp_assignment_map(rd_kafka_t *rk,
+                  const rd_kafka_topic_partition_list_t *partitions,
+                  char *errstr,
+                  size_t errstr_size);
+
 /** Routing counters of one bucket, from bp_bucket_stats(). */
 typedef struct bp_bucket_stats {
         const char *name;    /**< Bucket name (valid while the client is). */

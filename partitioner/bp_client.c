@@ -30,6 +30,12 @@ bp_client_t *bp_client_dup(const bp_client_t *src) {
         c->cfg               = src->cfg;
         c->topic_len         = src->topic_len;
         c->sticky_user_value = src->sticky_user_value;
+        c->producer_setup_done = src->producer_setup_done;
+        memcpy(c->base_group_id, src->base_group_id, sizeof(c->base_group_id));
+        memcpy(c->user_strategy, src->user_strategy, sizeof(c->user_strategy));
+        c->group_protocol_consumer = src->group_protocol_consumer;
+        c->refresh_user_set        = src->refresh_user_set;
+        c->consumer_mask           = src->consumer_mask;
         return c;
 }
 

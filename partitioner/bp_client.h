@@ -59,6 +59,16 @@ typedef struct bp_client {
         /* Configuration time. */
         int in_conf_set;        /**< Re-entry guard for our own sets. */
         int sticky_user_value;  /**< -1 unless the user set it. */
+        int producer_setup_done; /**< Partitioner installed. */
+
+        /* Consumer configuration (assignor/). */
+        char base_group_id[256];   /**< group.id as the user set it. */
+        char user_strategy[128];   /**< partition.assignment.strategy. */
+        int group_protocol_consumer; /**< group.protocol=consumer seen. */
+        int refresh_user_set;      /**< The user chose the refresh. */
+        int app_rebalance_cb;      /**< The application's own callback. */
+        uint64_t consumer_mask;    /**< Bit b: this consumer serves b. */
+        _Atomic int safety_layout_tried;
 
         /* Run time, from on_new() on. */
         rd_kafka_t *rk;

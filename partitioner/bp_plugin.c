@@ -43,10 +43,10 @@ rd_kafka_conf_res_t bp_conf_set_own(bp_client_t *c, rd_kafka_conf_t *conf,
 static rd_kafka_conf_res_t watch_sticky(bp_client_t *c, const char *value,
                                         char *errstr, size_t errstr_size) {
         long v = value ? strtol(value, NULL, 10) : -1;
-        if (v > 0 && c->cfg.topic_set) {
+        if (v > 0 && c->producer_setup_done) {
                 snprintf(errstr, errstr_size,
                          "sticky.partitioning.linger.ms: invalid value "
-                         "\"%.20s\" with bucket.priority.topic set: must be "
+                         "\"%.20s\" on a bucket-priority producer: must be "
                          "0, because librdkafka bypasses the bucket "
                          "partitioner for records without a key while it is "
                          "above 0 (such records would land in any bucket)",
@@ -57,6 +57,32 @@ static rd_kafka_conf_res_t watch_sticky(bp_client_t *c, const char *value,
         return RD_KAFKA_CONF_UNKNOWN; /* librdkafka stores it */
 }
 
+/* What a producer of the bucket topic needs, done with the first
+ * bucket.priority.* property unless bucket.priority.bucket (consumers only)
+ * came first: consumers then get no "producer property" warnings. */
+static rd_kafka_conf_res_t producer_setup(bp_client_t *c,
+                                          rd_kafka_conf_t *conf,
+                                          char *errstr, size_t errstr_size) {
+        rd_kafka_topic_conf_t *tconf;
+
+        if (c->producer_setup_done || c->cfg.consumer_bucket_cnt > 0)
+                return RD_KAFKA_CONF_OK;
+        c->producer_setup_done = 1;
+        tconf = rd_kafka_conf_get_default_topic_conf(conf);
+        if (!tconf) {
+                tconf = rd_kafka_topic_conf_new();
+                rd_kafka_topic_conf_set_partitioner_cb(tconf, bp_partitioner);
+                rd_kafka_conf_set_default_topic_conf(conf, tconf);
+        } else {
+                rd_kafka_topic_conf_set_partitioner_cb(tconf, bp_partitioner);
+        }
+        if (c->sticky_user_value < 0)
+                return bp_conf_set_own(c, conf,
+                                       "sticky.partitioning.linger.ms", "0",
+                                       errstr, errstr_size);
+        return RD_KAFKA_CONF_OK;
+}
+
 static rd_kafka_conf_res_t on_conf_set(rd_kafka_conf_t *conf,
                                        const char *name,
                                        const char *value,
@@ -65,21 +91,23 @@ static rd_kafka_conf_res_t on_conf_set(rd_kafka_conf_t *conf,
                                        void *ic_opaque) {
         bp_client_t *c = ic_opaque;
         rd_kafka_conf_res_t hook;
-        int was_topic_set = c->cfg.topic_set;
 
         if (c->in_conf_set)
                 return RD_KAFKA_CONF_UNKNOWN;
         if (!strcmp(name, "sticky.partitioning.linger.ms"))
                 return watch_sticky(c, value, errstr, errstr_size);
-        if (!strcmp(name, "bucket.priority.topic") && value &&
-            c->sticky_user_value > 0) {
+        if (!strncmp(name, "bucket.priority.", 16) &&
+            strcmp(name, "bucket.priority.bucket") &&
+            strcmp(name, "bucket.priority.group.per.bucket") && value &&
+            c->cfg.consumer_bucket_cnt == 0 && c->sticky_user_value > 0) {
                 snprintf(errstr, errstr_size,
-                         "bucket.priority.topic: cannot be set while "
+                         "%s: cannot be set while "
                          "sticky.partitioning.linger.ms is %d: librdkafka "
                          "bypasses the bucket partitioner for records without "
                          "a key while it is above 0; set it to 0 or leave it "
-                         "unset",
-                         c->sticky_user_value);
+                         "unset (or set bucket.priority.bucket first on a "
+                         "consumer)",
+                         name, c->sticky_user_value);
                 return RD_KAFKA_CONF_INVALID;
         }
         hook = bp_assignor_on_conf_set(c, conf, name, value, errstr,
@@ -96,11 +124,8 @@ static rd_kafka_conf_res_t on_conf_set(rd_kafka_conf_t *conf,
                 break;
         }
         c->topic_len = strlen(c->cfg.topic);
-        if (!strcmp(name, "bucket.priority.topic") && c->cfg.topic_set &&
-            !was_topic_set && c->sticky_user_value < 0 &&
-            c->cfg.consumer_bucket_cnt == 0 &&
-            bp_conf_set_own(c, conf, "sticky.partitioning.linger.ms", "0",
-                            errstr, errstr_size) != RD_KAFKA_CONF_OK)
+        if (strcmp(name, "bucket.priority.group.per.bucket") &&
+            producer_setup(c, conf, errstr, errstr_size) != RD_KAFKA_CONF_OK)
                 return RD_KAFKA_CONF_INVALID;
         return bp_assignor_after_conf_set(c, conf, name, errstr, errstr_size);
 }
@@ -260,7 +285,6 @@ rd_kafka_resp_err_t bp_conf_init(rd_kafka_conf_t *conf,
                                  char *errstr,
                                  size_t errstr_size) {
         bp_client_t *c = bp_client_new();
-        rd_kafka_topic_conf_t *tconf;
         rd_kafka_resp_err_t err;
 
         if (!c) {
@@ -269,14 +293,6 @@ rd_kafka_resp_err_t bp_conf_init(rd_kafka_conf_t *conf,
         }
         if ((err = attach(conf, c, errstr, errstr_size)))
                 return err;
-        tconf = rd_kafka_conf_get_default_topic_conf(conf);
-        if (!tconf) {
-                tconf = rd_kafka_topic_conf_new();
-                rd_kafka_topic_conf_set_partitioner_cb(tconf, bp_partitioner);
-                rd_kafka_conf_set_default_topic_conf(conf, tconf);
-        } else {
-                rd_kafka_topic_conf_set_partitioner_cb(tconf, bp_partitioner);
-        }
         bp_assignor_on_conf_init(c, conf);
         return RD_KAFKA_RESP_ERR_NO_ERROR;
 }

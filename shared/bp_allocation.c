@@ -32,11 +32,12 @@ int bp_allocation_parse(const char *s,
         if (s[0] == '+')
                 i++;
         for (; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
-                if (++int_digits > 3) {
+                int_digits++;
+                whole = whole * 10 + (uint64_t)(s[i] - '0');
+                if (whole > 100) {
                         *why = "is above 100";
                         return -1;
                 }
-                whole = whole * 10 + (uint64_t)(s[i] - '0');
         }
         if (i < len && s[i] == '.') {
                 for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++) {

@@ -68,12 +68,13 @@ bp_layout_t *bp_layout_compute(const bp_config_t *cfg,
         }
         if (cfg->layout == BP_LAYOUT_CONTIGUOUS && partition_cnt < n) {
                 snprintf(errstr, errstr_size,
-                         "topic \"%s\" has %d partition%s but %d buckets are "
+                         "%s%s%s has %d partition%s but %d buckets are "
                          "configured; the contiguous layout needs at least "
                          "one partition per bucket: add partitions to the "
                          "topic",
-                         cfg->topic, (int)partition_cnt,
-                         partition_cnt == 1 ? "" : "s", n);
+                         cfg->topic[0] ? "topic \"" : "the topic",
+                         cfg->topic, cfg->topic[0] ? "\"" : "",
+                         (int)partition_cnt, partition_cnt == 1 ? "" : "s", n);
                 return NULL;
         }
         for (b = 0; b < n; b++)

@@ -152,7 +152,6 @@ int main(int argc, char **argv) {
         char err[512];
 
         bp_config_init(&cfg);
-        strcpy(cfg.topic, "(topic)");
         while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
                 switch (opt) {
                 case 'b':
@@ -216,7 +215,6 @@ int main(int argc, char **argv) {
                 layouts[i] = bp_layout_compute(&cfg, steps[i], err,
                                                sizeof(err));
                 if (!layouts[i]) {
-                        strcpy(cfg.topic, "");
                         rc = bad("%s", err);
                         goto done;
                 }

@@ -113,7 +113,7 @@ EOF
     mv "$out" "$CACHE"
     rm -rf "$work"
     trap - EXIT
-    log "cached $(ls "$CACHE"/*.jar | wc -l) jars in $CACHE"
+    log "cached $(find "$CACHE" -maxdepth 1 -name '*.jar' | wc -l) jars in $CACHE"
 }
 
 ensure_cache() {
@@ -193,7 +193,8 @@ is_our_node() {
     [[ "$cmdline" == *kafka.Kafka*"$dir/config/"* ]]
 }
 
-read_state() {   # sets NODES, PIDS[], BOOTSTRAP, BROKER_PORTS[]
+read_state() {   # sets NODES, PIDS[], BOOTSTRAP, BROKER_PORTS[], CONTROLLER_PORTS[]
+    NODES=0 BOOTSTRAP="" BROKER_PORTS=() CONTROLLER_PORTS=()
     local dir="$1"
     [[ -f "$dir/cluster.env" ]] || die "no cluster in $dir (run: kafka.sh start --dir $dir)"
     # shellcheck disable=SC1091
@@ -299,7 +300,8 @@ EOF
     fi
 }
 
-# launch_node DIR N: start node N in the background; prints its PID.
+# launch_node DIR N: start node N in the background; sets LAUNCHED_PID.
+# (Not run in a $(...) subshell, so a signal trap can always see the PID.)
 launch_node() {
     local dir="$1" n="$2" logs="$1/logs/node$2"
     mkdir -p "$logs"
@@ -311,7 +313,7 @@ launch_node() {
         -Dkafka.logs.dir="$logs" \
         -cp "$CACHE/*" kafka.Kafka "$dir/config/node$n.properties" \
         </dev/null >>"$logs/stdout.log" 2>&1 &
-    echo $!
+    LAUNCHED_PID=$!
 }
 
 show_log_tail() {  # show_log_tail DIR N
@@ -374,6 +376,13 @@ STARTED_PIDS=()
 START_OK=0
 start_cleanup() {
     local rc=$?
+    # $! covers a node launched just before a signal arrived (set +u: $!
+    # is "unbound" while no background job was started)
+    local last
+    last="$(set +u; echo "$!")"
+    if [[ -n "$last" ]] && is_our_node "$last" "$DIR" && [[ " ${STARTED_PIDS[*]-} " != *" $last "* ]]; then
+        STARTED_PIDS+=("$last")
+    fi
     if [[ $START_OK -ne 1 && ${#STARTED_PIDS[@]} -gt 0 ]]; then
         log "start failed; stopping the ${#STARTED_PIDS[@]} process(es) it started"
         signal_and_wait 10 "${STARTED_PIDS[@]}"
@@ -399,6 +408,10 @@ cmd_start() {
     need_python
     ensure_cache
     DIR="$(abs_dir "$DIR")"
+    # from here on, any exit before success stops what this run started
+    trap start_cleanup EXIT
+    trap 'exit 130' INT
+    trap 'exit 143' TERM
 
     if [[ -f "$DIR/pids" ]]; then
         local p
@@ -411,8 +424,9 @@ cmd_start() {
     rm -rf "$DIR/config" "$DIR/data" "$DIR/logs" "$DIR/pids" "$DIR/bootstrap" "$DIR/cluster.env"
     mkdir -p "$DIR/config" "$DIR/data" "$DIR/logs"
 
-    local ports
-    ports=($(free_ports $((2 * nodes)))) || die "could not find free ports"
+    local ports portlist
+    portlist="$(free_ports $((2 * nodes)))" || die "could not find free ports"
+    read -r -a ports <<< "$portlist"
     BROKER_PORTS=(); CONTROLLER_PORTS=()
     for ((i = 0; i < nodes; i++)); do
         BROKER_PORTS+=("${ports[$((2*i))]}")
@@ -437,8 +451,8 @@ while True:
         if ! "$JAVA" -Xmx256m -Dlog4j2.configurationFile="$DIR/config/tools-log4j2.properties" \
                 -cp "$CACHE/*" kafka.tools.StorageTool format -t "$cluster_id" \
                 -c "$DIR/config/node$n.properties" >"$DIR/logs/node$n/format.log" 2>&1; then
-            cat "$DIR/logs/node$n/format.log" >&2
-            die "formatting storage of node $n failed"
+            head -n 30 "$DIR/logs/node$n/format.log" >&2
+            die "formatting storage of node $n failed (full output: $DIR/logs/node$n/format.log)"
         fi
     done
     {
@@ -450,12 +464,11 @@ while True:
         echo "KAFKA_VERSION=$KAFKA_VERSION"
     } > "$DIR/cluster.env"
 
-    trap start_cleanup EXIT
-    trap 'exit 130' INT TERM
     PIDS=()
     for ((n = 1; n <= nodes; n++)); do
-        PIDS[$((n-1))]="$(launch_node "$DIR" "$n")"
-        STARTED_PIDS+=("${PIDS[$((n-1))]}")
+        launch_node "$DIR" "$n"
+        PIDS[n-1]="$LAUNCHED_PID"
+        STARTED_PIDS+=("$LAUNCHED_PID")
         write_pids "$DIR"
     done
     log "started $nodes node(s) (pids ${PIDS[*]}), waiting up to ${START_TIMEOUT}s ..."
@@ -519,6 +532,16 @@ cmd_kill_node() {
     log "node $NODE (pid $p) killed"
 }
 
+restart_cleanup() {
+    local rc=$? last
+    last="$(set +u; echo "$!")"
+    if [[ $RESTART_OK -ne 1 ]] && [[ -n "$last" ]] && is_our_node "$last" "$DIR"; then
+        log "restart of node $NODE failed; stopping pid $last"
+        signal_and_wait 10 "$last"
+    fi
+    return $rc
+}
+
 cmd_restart_node() {
     node_arg "$@"
     local p="${PIDS[$((NODE-1))]:-}"
@@ -526,15 +549,18 @@ cmd_restart_node() {
         die "node $NODE is still running (pid $p); kill-node it first"
     fi
     ensure_cache
-    trap 'exit 130' INT TERM
-    p="$(launch_node "$DIR" "$NODE")"
-    PIDS[$((NODE-1))]="$p"
+    RESTART_OK=0
+    trap restart_cleanup EXIT
+    trap 'exit 130' INT
+    trap 'exit 143' TERM
+    launch_node "$DIR" "$NODE"
+    p="$LAUNCHED_PID"
+    PIDS[NODE-1]="$p"
     write_pids "$DIR"
-    if ! wait_ready "$DIR" "$START_TIMEOUT" "$NODE"; then
-        signal_and_wait 10 "$p"
-        die "node $NODE did not come back (logs: $DIR/logs/node$NODE)"
-    fi
-    trap - INT TERM
+    wait_ready "$DIR" "$START_TIMEOUT" "$NODE" \
+        || die "node $NODE did not come back (logs: $DIR/logs/node$NODE)"
+    RESTART_OK=1
+    trap - EXIT INT TERM
 }
 
 # --------------------------------------------------------------- status --

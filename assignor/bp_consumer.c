@@ -1,0 +1,106 @@
+/*
+ * bp_consumer.c - the consumer side at client creation and while it runs:
+ * checks what the configuration became, and the safety net that notices
+ * records from partitions outside the consumer's buckets (an application
+ * that replaced the plugin's rebalance callback without chaining it).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "../include/bucket_priority.h"
+#include "bp_assignor.h"
+
+static void *conf_pointer(const rd_kafka_conf_t *conf, const char *name) {
+        char buf[64];
+        size_t size = sizeof(buf);
+        void *p     = NULL;
+        if (rd_kafka_conf_get(conf, name, buf, &size) == RD_KAFKA_CONF_OK)
+                sscanf(buf, "%p", &p);
+        return p;
+}
+
+rd_kafka_resp_err_t bp_assignor_on_new(bp_client_t *c,
+                                       rd_kafka_t *rk,
+                                       const rd_kafka_conf_t *conf,
+                                       char *errstr,
+                                       size_t errstr_size) {
+        char val[64];
+        size_t size = sizeof(val);
+        (void)errstr, (void)errstr_size;
+
+        if (rd_kafka_type(rk) != RD_KAFKA_CONSUMER ||
+            c->cfg.consumer_bucket_cnt == 0)
+                return RD_KAFKA_RESP_ERR_NO_ERROR;
+
+        rd_kafka_interceptor_add_on_consume(rk, "bucket-priority",
+                                            bp_safety_on_consume, c);
+        c->app_rebalance_cb =
+            conf_pointer(conf, "rebalance_cb") != (void *)bp_rebalance_cb;
+        if (c->app_rebalance_cb)
+                bp_client_log(c, 5,
+                              "the application has its own rebalance "
+                              "callback: it must pass the partitions it is "
+                              "given through bp_assignment_map() before "
+                              "rd_kafka_assign(), or this consumer reads "
+                              "partitions of other buckets");
+        /* Versions with the next generation protocol: the property may have
+         * been set before the plugin loaded. */
+        if (rd_kafka_conf_get(conf, "group.protocol", val, &size) ==
+                RD_KAFKA_CONF_OK &&
+            !strcmp(val, "consumer"))
+                bp_client_log(c, 3,
+                              "group.protocol=consumer: the broker assigns "
+                              "partitions and bucket-priority cannot keep "
+                              "this consumer on its bucket; use "
+                              "group.protocol=classic");
+        if (c->mode == BP_MODE_BROKEN)
+                bp_client_log(c, 3, "%s; this consumer reads no partition of "
+                                    "the bucket topic",
+                              c->broken_reason);
+        return RD_KAFKA_RESP_ERR_NO_ERROR;
+}
+
+/* The layout to judge records by: the current one, or (once) one read from
+ * fresh metadata when no rebalance of ours ever computed it. */
+static const bp_layout_t *judging_layout(bp_client_t *c, rd_kafka_t *rk) {
+        const bp_layout_t *l =
+            atomic_load_explicit(&c->current, memory_order_acquire);
+        int32_t cnt;
+
+        if (l || atomic_exchange(&c->safety_layout_tried, 1))
+                return l;
+        cnt = bp_topic_partition_count(rk, c->cfg.topic, 2000);
+        return cnt > 0 ? bp_client_layout(c, cnt) : NULL;
+}
+
+rd_kafka_resp_err_t bp_safety_on_consume(rd_kafka_t *rk,
+                                         rd_kafka_message_t *m,
+                                         void *ic_opaque) {
+        bp_client_t *c = ic_opaque;
+        const bp_layout_t *l;
+        int b;
+
+        if (m->err || !m->rkt || c->mode != BP_MODE_ACTIVE ||
+            strcmp(rd_kafka_topic_name(m->rkt), c->cfg.topic))
+                return RD_KAFKA_RESP_ERR_NO_ERROR;
+        l = judging_layout(c, rk);
+        if (!l || m->partition < 0 || m->partition >= l->partition_cnt)
+                return RD_KAFKA_RESP_ERR_NO_ERROR; /* count not known yet */
+        b = l->bucket_of[m->partition];
+        if (c->consumer_mask & (1ull << b))
+                return RD_KAFKA_RESP_ERR_NO_ERROR;
+        atomic_fetch_add_explicit(&c->counters[b].foreign, 1,
+                                  memory_order_relaxed);
+        bp_client_log_once(
+            c, BP_ONCE_FOREIGN, 3,
+            "consumer of bucket \"%s\" received a record from %s [%d], a "
+            "partition of bucket \"%s\": the rebalance callback in use does "
+            "not map assignments to buckets. Let the plugin install its "
+            "callback (set no rebalance_cb), install bp_rebalance_cb(), or "
+            "pass the partitions through bp_assignment_map() before "
+            "rd_kafka_assign(). Further such records are counted in "
+            "bp_stats() (foreign), not logged",
+            c->cfg.consumer_bucket_text, c->cfg.topic, (int)m->partition,
+            c->cfg.buckets[b].name);
+        return RD_KAFKA_RESP_ERR_NO_ERROR;
+}

@@ -1,0 +1,188 @@
+/*
+ * bp_rebalance.c - the assignment callbacks: map what the group gives this
+ * consumer onto its bucket's partitions, and the ready-made rebalance
+ * callback built on that mapping.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../include/bucket_priority.h"
+#include "../partitioner/bp_registry.h"
+#include "../shared/bp_mapping.h"
+#include "bp_assignor.h"
+
+int32_t bp_topic_partition_count(rd_kafka_t *rk,
+                                 const char *topic,
+                                 int timeout_ms) {
+        rd_kafka_topic_t *rkt = rd_kafka_topic_new(rk, topic, NULL);
+        const struct rd_kafka_metadata *md = NULL;
+        int32_t cnt = -1;
+
+        if (!rkt)
+                return -1;
+        if (rd_kafka_metadata(rk, 0, rkt, &md, timeout_ms) ==
+                RD_KAFKA_RESP_ERR_NO_ERROR &&
+            md->topic_cnt == 1 && !md->topics[0].err)
+                cnt = md->topics[0].partition_cnt;
+        if (md)
+                rd_kafka_metadata_destroy(md);
+        rd_kafka_topic_destroy(rkt);
+        return cnt;
+}
+
+static int is_bucket_topic(const bp_client_t *c, const char *topic) {
+        return c->cfg.topic_set && !strcmp(topic, c->cfg.topic);
+}
+
+static rd_kafka_topic_partition_list_t *
+copy_list(const rd_kafka_topic_partition_list_t *partitions) {
+        return rd_kafka_topic_partition_list_copy(partitions);
+}
+
+/* The layout every member must agree on: fresh metadata, else the last
+ * known count (a disagreement heals at the next rebalance). */
+static const bp_layout_t *agreed_layout(bp_client_t *c, rd_kafka_t *rk,
+                                        char *errstr, size_t errstr_size) {
+        int32_t cnt = bp_topic_partition_count(rk, c->cfg.topic,
+                                               BP_REBALANCE_TIMEOUT_MS);
+        const bp_layout_t *l;
+
+        if (cnt < 0) {
+                l = atomic_load_explicit(&c->current, memory_order_acquire);
+                if (l) {
+                        bp_client_log(c, 4,
+                                      "no fresh metadata for topic \"%s\"; "
+                                      "mapping with the last known %d "
+                                      "partitions",
+                                      c->cfg.topic, (int)l->partition_cnt);
+                        return l;
+                }
+                snprintf(errstr, errstr_size,
+                         "cannot read the partition count of topic \"%s\"",
+                         c->cfg.topic);
+                return NULL;
+        }
+        l = bp_client_layout(c, cnt);
+        if (!l)
+                snprintf(errstr, errstr_size,
+                         "no bucket layout for topic \"%s\" at %d partitions "
+                         "(see the earlier error)",
+                         c->cfg.topic, (int)cnt);
+        return l;
+}
+
+rd_kafka_topic_partition_list_t *
+bp_assignment_map(rd_kafka_t *rk,
+                  const rd_kafka_topic_partition_list_t *partitions,
+                  char *errstr,
+                  size_t errstr_size) {
+        bp_client_t *c = bp_registry_find(rk);
+        rd_kafka_topic_partition_list_t *out;
+        const bp_layout_t *l;
+        int32_t *b, b_cnt, q;
+        int i, has_bucket_topic = 0;
+
+        if (errstr_size)
+                errstr[0] = '\0';
+        if (c && c->cfg.consumer_bucket_cnt > 0 && c->mode == BP_MODE_BROKEN &&
+            c->cfg.topic_set) {
+                /* Incomplete configuration: never read another bucket's
+                 * partitions; other topics still flow. */
+                bp_client_log_once(c, BP_ONCE_BROKEN, 3,
+                                   "%s; this consumer reads no partition of "
+                                   "topic \"%s\"",
+                                   c->broken_reason, c->cfg.topic);
+                out = rd_kafka_topic_partition_list_new(partitions->cnt);
+                for (i = 0; i < partitions->cnt; i++)
+                        if (!is_bucket_topic(c, partitions->elems[i].topic))
+                                rd_kafka_topic_partition_list_add(
+                                    out, partitions->elems[i].topic,
+                                    partitions->elems[i].partition);
+                return out;
+        }
+        if (!c || c->cfg.consumer_bucket_cnt == 0 || c->mode != BP_MODE_ACTIVE)
+                return copy_list(partitions);
+        for (i = 0; i < partitions->cnt; i++)
+                has_bucket_topic |= is_bucket_topic(c, partitions->elems[i].topic);
+        if (!has_bucket_topic)
+                return copy_list(partitions);
+
+        if (!(l = agreed_layout(c, rk, errstr, errstr_size)))
+                return NULL;
+        b = malloc(sizeof(*b) * (size_t)l->partition_cnt);
+        if (!b) {
+                snprintf(errstr, errstr_size, "out of memory");
+                return NULL;
+        }
+        b_cnt = bp_mapping_partitions(l, c->cfg.consumer_buckets,
+                                      c->cfg.consumer_bucket_cnt, b);
+        out = rd_kafka_topic_partition_list_new(partitions->cnt);
+        for (i = 0; i < partitions->cnt; i++) {
+                const rd_kafka_topic_partition_t *e = &partitions->elems[i];
+                if (!is_bucket_topic(c, e->topic)) {
+                        rd_kafka_topic_partition_list_add(out, e->topic,
+                                                          e->partition)
+                            ->offset = e->offset;
+                        continue;
+                }
+                q = bp_mapping_map(b, b_cnt, e->partition);
+                if (q >= 0)
+                        rd_kafka_topic_partition_list_add(out, e->topic, q)
+                            ->offset = RD_KAFKA_OFFSET_INVALID;
+        }
+        free(b);
+        bp_offsets_decide(c, rk, out, l->partition_cnt);
+        return out;
+}
+
+static void assign(bp_client_t *c, rd_kafka_t *rk,
+                   const rd_kafka_topic_partition_list_t *list) {
+        rd_kafka_resp_err_t err = rd_kafka_assign(rk, list);
+        if (err && c)
+                bp_client_log(c, 3, "rd_kafka_assign() failed: %s",
+                              rd_kafka_err2str(err));
+}
+
+void bp_rebalance_cb(rd_kafka_t *rk,
+                     rd_kafka_resp_err_t err,
+                     rd_kafka_topic_partition_list_t *partitions,
+                     void *opaque) {
+        bp_client_t *c = bp_registry_find(rk);
+        rd_kafka_topic_partition_list_t *mapped;
+        char errstr[512];
+
+        (void)opaque;
+        switch (err) {
+        case RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS:
+                mapped = bp_assignment_map(rk, partitions, errstr,
+                                           sizeof(errstr));
+                if (!mapped) {
+                        if (c)
+                                bp_client_log(c, 3,
+                                              "this consumer takes no "
+                                              "partition until the next "
+                                              "rebalance: %s",
+                                              errstr);
+                        assign(c, rk, NULL);
+                        return;
+                }
+                assign(c, rk, mapped);
+                rd_kafka_topic_partition_list_destroy(mapped);
+                return;
+        case RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS:
+                if (c && rd_kafka_assignment_lost(rk))
+                        bp_client_log(c, 4,
+                                      "assignment lost (session timed out "
+                                      "or fenced): dropped without "
+                                      "committing");
+                assign(c, rk, NULL);
+                return;
+        default:
+                if (c)
+                        bp_client_log(c, 3, "rebalance error: %s",
+                                      rd_kafka_err2str(err));
+                assign(c, rk, NULL);
+                return;
+        }
+}

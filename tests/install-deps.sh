@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# install-deps.sh - installs, from Debian, what building and testing
+# bucket-priority needs, when it is missing. Safe to run repeatedly.
+set -euo pipefail
+
+packages=(build-essential cmake pkg-config librdkafka-dev libcmocka-dev
+          valgrind python3-confluent-kafka)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
+    || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "installing: ${missing[*]}"
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

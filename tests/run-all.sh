@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# run-all.sh - the whole test suite, as README.md gives it: installs missing
+# dependencies, then builds and runs the tests three ways:
+#   1. a normal build: unit, integration and Python client tests;
+#   2. every C test under valgrind memcheck (any error or leak fails);
+#   3. an AddressSanitizer + UndefinedBehaviorSanitizer build.
+# Build trees go to build/test-*. Set BP_SKIP_VALGRIND=1 or BP_SKIP_ASAN=1
+# to leave a pass out while developing; CI runs everything.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+jobs=$(nproc 2>/dev/null || echo 2)
+
+tests/install-deps.sh
+
+run_pass() { # name, extra cmake args...
+  local name=$1; shift
+  local dir="$root/build/test-$name"
+  echo "=== $name: configure and build ($dir)"
+  cmake -S "$root" -B "$dir" "$@" >/dev/null
+  cmake --build "$dir" -j "$jobs" >/dev/null
+  echo "=== $name: ctest"
+  (cd "$dir" && ctest --output-on-failure -j "$jobs" ${BP_CTEST_ARGS:-})
+}
+
+run_pass plain -DCMAKE_BUILD_TYPE=RelWithDebInfo
+if [ "${BP_SKIP_VALGRIND:-0}" != 1 ]; then
+  run_pass valgrind -DCMAKE_BUILD_TYPE=Debug -DBP_VALGRIND=ON
+fi
+if [ "${BP_SKIP_ASAN:-0}" != 1 ]; then
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    run_pass asan -DCMAKE_BUILD_TYPE=Debug -DBP_SANITIZE=ON
+fi
+echo "=== all test passes succeeded"

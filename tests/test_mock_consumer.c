@@ -1,0 +1,516 @@
+/*
+ * test_mock_consumer.c - the consumer side on the embedded mock cluster:
+ * configuration (derived group, forced roundrobin, refused settings), every
+ * record consumed only by consumers of its bucket through rebalances, the
+ * three ways to integrate (properties only, chained callback, replaced
+ * callback caught by the safety net), and the start offsets that keep any
+ * record from being skipped.
+ */
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+#include "bp_test_util.h"
+#include "include/bucket_priority.h"
+
+#define TOPIC "orders"
+#define BUCKET_CONF                                                            \
+        "bucket.priority.topic", TOPIC, "bucket.priority.buckets",             \
+            "Platinum, Gold", "bucket.priority.allocation", "70%, 30%"
+#define FAST_GROUP                                                             \
+        "auto.offset.reset", "earliest", "auto.commit.interval.ms", "200",     \
+            "session.timeout.ms", "6000", "heartbeat.interval.ms", "500"
+
+static bp_test_cluster_t cluster;
+
+static int setup(void **state) {
+        (void)state;
+        bp_test_cluster_start(&cluster, 1);
+        bp_test_cluster_topic(&cluster, TOPIC, 12);
+        bp_test_cluster_topic(&cluster, "offsets", 12);
+        return 0;
+}
+
+static int teardown(void **state) {
+        (void)state;
+        bp_test_cluster_stop(&cluster);
+        return 0;
+}
+
+static void conf_get(rd_kafka_conf_t *conf, const char *name, char *buf,
+                     size_t size) {
+        assert_int_equal(rd_kafka_conf_get(conf, name, buf, &size),
+                         RD_KAFKA_CONF_OK);
+}
+
+/* --- configuration ------------------------------------------------------- */
+
+static void test_group_id_derived_in_any_order(void **state) {
+        rd_kafka_conf_t *conf;
+        char val[256], err[512];
+        (void)state;
+
+        /* group.id before the plugin loads. */
+        conf = rd_kafka_conf_new();
+        assert_int_equal(bp_test_set(conf, "group.id", "orders-app", err,
+                                     sizeof(err)),
+                         RD_KAFKA_CONF_OK);
+        assert_int_equal(bp_test_set(conf, "plugin.library.paths",
+                                     bp_test_plugin_path(), err, sizeof(err)),
+                         RD_KAFKA_CONF_OK);
+        assert_int_equal(bp_test_set(conf, "bucket.priority.bucket", "Gold",
+                                     err, sizeof(err)),
+                         RD_KAFKA_CONF_OK);
+        conf_get(conf, "group.id", val, sizeof(val));
+        assert_string_equal(val, "orders-app.Gold");
+        conf_get(conf, "partition.assignment.strategy", val, sizeof(val));
+        assert_string_equal(val, "roundrobin");
+        rd_kafka_conf_destroy(conf);
+
+        /* bucket first, group.id after; then turned off and on again. */
+        conf = bp_test_conf(NULL, "bucket.priority.bucket", "Gold",
+                            "group.id", "orders-app", NULL);
+        conf_get(conf, "group.id", val, sizeof(val));
+        assert_string_equal(val, "orders-app.Gold");
+        assert_int_equal(bp_test_set(conf, "bucket.priority.group.per.bucket",
+                                     "false", err, sizeof(err)),
+                         RD_KAFKA_CONF_OK);
+        conf_get(conf, "group.id", val, sizeof(val));
+        assert_string_equal(val, "orders-app");
+        assert_int_equal(bp_test_set(conf, "bucket.priority.group.per.bucket",
+                                     "true", err, sizeof(err)),
+                         RD_KAFKA_CONF_OK);
+        conf_get(conf, "group.id", val, sizeof(val));
+        assert_string_equal(val, "orders-app.Gold");
+        rd_kafka_conf_destroy(conf);
+
+        /* per-bucket off first: group.id untouched. */
+        conf = bp_test_conf(NULL, "bucket.priority.group.per.bucket", "false",
+                            "group.id", "orders-gold", "bucket.priority.bucket",
+                            "Gold", NULL);
+        conf_get(conf, "group.id", val, sizeof(val));
+        assert_string_equal(val, "orders-gold");
+        rd_kafka_conf_destroy(conf);
+}
+
+static void test_consumer_settings_refused(void **state) {
+        rd_kafka_conf_t *conf;
+        char err[512], val[64];
+        (void)state;
+
+        /* Another assignor after the bucket... */
+        conf = bp_test_conf(NULL, "bucket.priority.bucket", "Gold", NULL);
+        assert_int_equal(bp_test_set(conf, "partition.assignment.strategy",
+                                     "cooperative-sticky", err, sizeof(err)),
+                         RD_KAFKA_CONF_INVALID);
+        assert_non_null(strstr(err, "partition.assignment.strategy"));
+        assert_non_null(strstr(err, "cooperative-sticky"));
+        assert_non_null(strstr(err, "roundrobin"));
+        /* ...and the next generation group protocol. */
+        assert_int_equal(bp_test_set(conf, "group.protocol", "consumer", err,
+                                     sizeof(err)),
+                         RD_KAFKA_CONF_INVALID);
+        assert_non_null(strstr(err, "group.protocol"));
+        rd_kafka_conf_destroy(conf);
+
+        /* ...or before it: the bucket is refused then. */
+        conf = bp_test_conf(NULL, "partition.assignment.strategy", "range",
+                            NULL);
+        assert_int_equal(bp_test_set(conf, "bucket.priority.bucket", "Gold",
+                                     err, sizeof(err)),
+                         RD_KAFKA_CONF_INVALID);
+        assert_non_null(strstr(err, "range"));
+        rd_kafka_conf_destroy(conf);
+
+        /* An unknown bucket, whichever of the two comes second. */
+        conf = bp_test_conf(NULL, "bucket.priority.buckets", "Platinum, Gold",
+                            NULL);
+        assert_int_equal(bp_test_set(conf, "bucket.priority.bucket", "Silver",
+                                     err, sizeof(err)),
+                         RD_KAFKA_CONF_INVALID);
+        assert_non_null(strstr(err, "Silver"));
+        rd_kafka_conf_destroy(conf);
+        conf = bp_test_conf(NULL, "bucket.priority.bucket", "Silver", NULL);
+        assert_int_equal(bp_test_set(conf, "bucket.priority.buckets",
+                                     "Platinum, Gold", err, sizeof(err)),
+                         RD_KAFKA_CONF_INVALID);
+        assert_non_null(strstr(err, "Silver"));
+        rd_kafka_conf_destroy(conf);
+
+        /* Growth is noticed within seconds unless the user decides. */
+        conf = bp_test_conf(NULL, BUCKET_CONF, NULL);
+        conf_get(conf, "topic.metadata.refresh.interval.ms", val, sizeof(val));
+        assert_string_equal(val, "5000");
+        rd_kafka_conf_destroy(conf);
+        conf = bp_test_conf(NULL, "topic.metadata.refresh.interval.ms",
+                            "60000", BUCKET_CONF, NULL);
+        conf_get(conf, "topic.metadata.refresh.interval.ms", val, sizeof(val));
+        assert_string_equal(val, "60000");
+        rd_kafka_conf_destroy(conf);
+}
+
+/* --- consumers on the mock cluster --------------------------------------- */
+
+typedef struct member {
+        rd_kafka_t *rk;
+        const char *bucket;
+        int closed;
+        long consumed, wrong_bucket;
+} member_t;
+
+/* What every record id was read by; only ids with want[i] are awaited. */
+typedef struct ledger {
+        int *seen;
+        char *want;
+        int n;
+        long duplicates;
+} ledger_t;
+
+static long now_ms(void) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+static int app_cb_calls;
+
+static void chaining_cb(rd_kafka_t *rk, rd_kafka_resp_err_t err,
+                        rd_kafka_topic_partition_list_t *parts, void *opaque) {
+        rd_kafka_topic_partition_list_t *mapped;
+        char errstr[256];
+        (void)opaque;
+        app_cb_calls++;
+        if (err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS) {
+                mapped = bp_assignment_map(rk, parts, errstr, sizeof(errstr));
+                assert_non_null(mapped);
+                rd_kafka_assign(rk, mapped);
+                rd_kafka_topic_partition_list_destroy(mapped);
+        } else {
+                rd_kafka_assign(rk, NULL);
+        }
+}
+
+static void plain_cb(rd_kafka_t *rk, rd_kafka_resp_err_t err,
+                     rd_kafka_topic_partition_list_t *parts, void *opaque) {
+        (void)opaque;
+        app_cb_calls++;
+        rd_kafka_assign(rk, err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS ? parts
+                                                                        : NULL);
+}
+
+static char captured_log[2048];
+
+static void capture_log(const rd_kafka_t *rk, int level, const char *fac,
+                        const char *buf) {
+        (void)rk, (void)level;
+        if (!strcmp(fac, "BUCKETPRIO") && strstr(buf, "received a record"))
+                snprintf(captured_log, sizeof(captured_log), "%s", buf);
+}
+
+typedef enum { CB_PLUGIN, CB_CHAINED, CB_PLAIN } cb_kind_t;
+
+static rd_kafka_t *consumer(const char *bucket, const char *group,
+                            cb_kind_t kind) {
+        rd_kafka_conf_t *conf = bp_test_conf(
+            cluster.bootstraps, BUCKET_CONF, "bucket.priority.bucket", bucket,
+            "group.id", group, FAST_GROUP, NULL);
+        rd_kafka_topic_partition_list_t *sub;
+        char errstr[512];
+        rd_kafka_t *rk;
+
+        if (kind == CB_CHAINED)
+                rd_kafka_conf_set_rebalance_cb(conf, chaining_cb);
+        if (kind == CB_PLAIN) {
+                rd_kafka_conf_set_rebalance_cb(conf, plain_cb);
+                rd_kafka_conf_set_log_cb(conf, capture_log);
+        }
+        rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr, sizeof(errstr));
+        assert_non_null(rk);
+        rd_kafka_poll_set_consumer(rk);
+        sub = rd_kafka_topic_partition_list_new(1);
+        rd_kafka_topic_partition_list_add(sub, TOPIC, RD_KAFKA_PARTITION_UA);
+        assert_int_equal(rd_kafka_subscribe(rk, sub), 0);
+        rd_kafka_topic_partition_list_destroy(sub);
+        return rk;
+}
+
+static void produce_ids(int from, int to) {
+        bp_test_drs_t drs = {0};
+        rd_kafka_t *rk = bp_test_producer(
+            bp_test_conf(cluster.bootstraps, BUCKET_CONF, NULL), &drs);
+        char key[32];
+        int i;
+
+        for (i = from; i < to; i++) {
+                int n = snprintf(key, sizeof(key), "%s-%d",
+                                 i % 3 == 0 ? "Gold" : "Platinum", i);
+                while (rd_kafka_producev(rk, RD_KAFKA_V_TOPIC(TOPIC),
+                                         RD_KAFKA_V_KEY(key, (size_t)n),
+                                         RD_KAFKA_V_VALUE("v", 1),
+                                         RD_KAFKA_V_END) ==
+                       RD_KAFKA_RESP_ERR__QUEUE_FULL)
+                        rd_kafka_poll(rk, 10);
+        }
+        bp_test_wait_drs(rk, &drs, (size_t)(to - from), 60000);
+        for (i = 0; i < (int)drs.cnt; i++)
+                assert_int_equal(drs.v[i].err, 0);
+        rd_kafka_destroy(rk);
+        bp_test_drs_free(&drs);
+}
+
+static int bucket_partition(const char *bucket, int32_t p) {
+        return !strcmp(bucket, "Gold") ? p >= 8 && p <= 11 : p >= 0 && p <= 7;
+}
+
+/* Polls every open member until the wanted ids in [from, to) are seen. */
+static void consume_until(member_t *m, int cnt, ledger_t *lg, int from,
+                          int to, int timeout_ms) {
+        long deadline = now_ms() + timeout_ms;
+        int missing = 0, i, k;
+
+        for (i = from; i < to; i++)
+                missing += lg->want[i] && !lg->seen[i];
+        while (missing > 0 && now_ms() < deadline) {
+                for (k = 0; k < cnt; k++) {
+                        rd_kafka_message_t *msg;
+                        if (m[k].closed)
+                                continue;
+                        msg = rd_kafka_consumer_poll(m[k].rk, 5);
+                        if (!msg)
+                                continue;
+                        if (!msg->err && msg->key) {
+                                char key[32] = {0};
+                                memcpy(key, msg->key,
+                                       msg->key_len < 31 ? msg->key_len : 31);
+                                i = atoi(strchr(key, '-') + 1);
+                                m[k].consumed++;
+                                if (strncmp(key, m[k].bucket,
+                                            strlen(m[k].bucket)) ||
+                                    !bucket_partition(m[k].bucket,
+                                                      msg->partition))
+                                        m[k].wrong_bucket++;
+                                if (i >= 0 && i < lg->n) {
+                                        if (lg->seen[i]++)
+                                                lg->duplicates++;
+                                        else if (i >= from && i < to &&
+                                                 lg->want[i])
+                                                missing--;
+                                }
+                        }
+                        rd_kafka_message_destroy(msg);
+                }
+        }
+        assert_int_equal(missing, 0);
+}
+
+static void check_assignments(member_t *m, int cnt) {
+        int owners[12] = {0}, k, i;
+        for (k = 0; k < cnt; k++) {
+                rd_kafka_topic_partition_list_t *a;
+                if (m[k].closed)
+                        continue;
+                assert_int_equal(rd_kafka_assignment(m[k].rk, &a), 0);
+                for (i = 0; i < a->cnt; i++) {
+                        assert_true(bucket_partition(m[k].bucket,
+                                                     a->elems[i].partition));
+                        owners[a->elems[i].partition]++;
+                }
+                rd_kafka_topic_partition_list_destroy(a);
+        }
+        for (i = 0; i < 12; i++)
+                assert_int_equal(owners[i], 1); /* exactly once */
+}
+
+static void close_member(member_t *m) {
+        rd_kafka_consumer_close(m->rk);
+        rd_kafka_destroy(m->rk);
+        m->closed = 1;
+}
+
+/* 3 + 2 consumers configured by properties only, 20 000 records, one of
+ * each bucket closed, 20 000 more: all read, only by their bucket. */
+static void test_groups_per_bucket_through_rebalance(void **state) {
+        member_t m[5] = {{.bucket = "Platinum"}, {.bucket = "Platinum"},
+                         {.bucket = "Platinum"}, {.bucket = "Gold"},
+                         {.bucket = "Gold"}};
+        ledger_t lg = {.n = 40000};
+        int k;
+        (void)state;
+
+        lg.seen = calloc((size_t)lg.n, sizeof(int));
+        lg.want = malloc((size_t)lg.n);
+        memset(lg.want, 1, (size_t)lg.n);
+        for (k = 0; k < 5; k++)
+                m[k].rk = consumer(m[k].bucket, "orders-app", CB_PLUGIN);
+        produce_ids(0, 20000);
+        consume_until(m, 5, &lg, 0, 20000, 120000);
+        check_assignments(m, 5);
+
+        close_member(&m[2]);
+        close_member(&m[4]);
+        produce_ids(20000, 40000);
+        consume_until(m, 5, &lg, 20000, 40000, 120000);
+        check_assignments(m, 5);
+
+        for (k = 0; k < 5; k++) {
+                assert_int_equal(m[k].wrong_bucket, 0);
+                assert_true(m[k].consumed > 0);
+        }
+        print_message("40000 records, %ld duplicates after rebalances\n",
+                      lg.duplicates);
+        for (k = 0; k < 5; k++) {
+                if (!m[k].closed)
+                        close_member(&m[k]);
+        }
+        free(lg.seen);
+        free(lg.want);
+}
+
+/* An application with its own callback that chains bp_assignment_map(). */
+static void test_chained_callback(void **state) {
+        member_t m = {.bucket = "Gold"};
+        ledger_t lg = {.n = 40000};
+        bp_stats_t st;
+        int i;
+        (void)state;
+
+        lg.seen = calloc((size_t)lg.n, sizeof(int));
+        lg.want = malloc((size_t)lg.n);
+        /* The topic holds 40 000 records by now; Gold has every third. */
+        for (i = 0; i < lg.n; i++)
+                lg.want[i] = i % 3 == 0;
+        app_cb_calls = 0;
+        m.rk         = consumer("Gold", "chain-app", CB_CHAINED);
+        consume_until(&m, 1, &lg, 0, 40000, 120000);
+        assert_true(app_cb_calls > 0);
+        assert_int_equal(m.wrong_bucket, 0);
+        assert_int_equal(bp_stats(m.rk, &st), 0);
+        assert_int_equal(st.foreign, 0);
+        close_member(&m);
+        free(lg.seen);
+        free(lg.want);
+}
+
+/* A replaced callback that does not chain: the safety net reports it. */
+static void test_replaced_callback_caught(void **state) {
+        rd_kafka_t *rk;
+        bp_stats_t st;
+        int polls = 0;
+        (void)state;
+
+        captured_log[0] = '\0';
+        rk = consumer("Gold", "override-app", CB_PLAIN);
+        while (polls++ < 4000) {
+                rd_kafka_message_t *msg = rd_kafka_consumer_poll(rk, 5);
+                if (msg)
+                        rd_kafka_message_destroy(msg);
+                if (bp_stats(rk, &st) == 0 && st.foreign > 100)
+                        break;
+        }
+        assert_int_equal(bp_stats(rk, &st), 0);
+        assert_true(st.foreign > 100);
+        assert_non_null(strstr(captured_log, "received a record from orders ["));
+        assert_non_null(strstr(captured_log, "bp_assignment_map"));
+        rd_kafka_consumer_close(rk);
+        rd_kafka_destroy(rk);
+}
+
+/* --- start offsets -------------------------------------------------------- */
+
+/* Commits \p offset for partition \p p of "offsets" in group \p group. */
+static void commit_as(const char *group, int32_t p, int64_t offset) {
+        rd_kafka_conf_t *conf = rd_kafka_conf_new();
+        rd_kafka_topic_partition_list_t *l =
+            rd_kafka_topic_partition_list_new(1);
+        char err[512];
+        rd_kafka_t *rk;
+
+        rd_kafka_conf_set(conf, "bootstrap.servers", cluster.bootstraps, err,
+                          sizeof(err));
+        rd_kafka_conf_set(conf, "group.id", group, err, sizeof(err));
+        rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, err, sizeof(err));
+        assert_non_null(rk);
+        rd_kafka_topic_partition_list_add(l, "offsets", p)->offset = offset;
+        assert_int_equal(rd_kafka_commit(rk, l, 0), 0);
+        rd_kafka_topic_partition_list_destroy(l);
+        rd_kafka_destroy(rk);
+}
+
+/* A consumer of "offsets" serving bucket \p bucket (3 buckets, 12
+ * partitions: Platinum 0-5, Gold 6-8, Silver 9-11) in group base "app". */
+static rd_kafka_t *offsets_consumer(const char *bucket) {
+        rd_kafka_conf_t *conf = bp_test_conf(
+            cluster.bootstraps, "bucket.priority.topic", "offsets",
+            "bucket.priority.buckets", "Platinum, Gold, Silver",
+            "bucket.priority.allocation", "50, 25, 25",
+            "bucket.priority.bucket", bucket, "group.id", "app",
+            "auto.offset.reset", "latest", NULL);
+        char errstr[512];
+        rd_kafka_t *rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr,
+                                      sizeof(errstr));
+        assert_non_null(rk);
+        return rk;
+}
+
+static int64_t start_of(rd_kafka_t *rk, int32_t index, int32_t *partition) {
+        rd_kafka_topic_partition_list_t *given =
+            rd_kafka_topic_partition_list_new(1), *mapped;
+        char errstr[256];
+        int64_t off;
+
+        rd_kafka_topic_partition_list_add(given, "offsets", index);
+        mapped = bp_assignment_map(rk, given, errstr, sizeof(errstr));
+        assert_non_null(mapped);
+        assert_int_equal(mapped->cnt, 1);
+        *partition = mapped->elems[0].partition;
+        off        = mapped->elems[0].offset;
+        rd_kafka_topic_partition_list_destroy(mapped);
+        rd_kafka_topic_partition_list_destroy(given);
+        return off;
+}
+
+static void test_start_offsets(void **state) {
+        rd_kafka_t *rk;
+        int32_t p;
+        (void)state;
+
+        /* A brand-new group: auto.offset.reset decides. */
+        rk = offsets_consumer("Gold");
+        assert_int_equal(start_of(rk, 0, &p), RD_KAFKA_OFFSET_INVALID);
+        assert_int_equal(p, 6);
+        rd_kafka_destroy(rk);
+
+        /* Siblings committed partition 7: the highest wins. */
+        commit_as("app.Platinum", 7, 42);
+        commit_as("app.Silver", 7, 17);
+        /* The group has committed before (partition 8), never 6 or 7. */
+        commit_as("app.Gold", 8, 5);
+        rk = offsets_consumer("Gold");
+        assert_int_equal(start_of(rk, 1, &p), 42);
+        assert_int_equal(p, 7);
+        assert_int_equal(start_of(rk, 0, &p), RD_KAFKA_OFFSET_BEGINNING);
+        assert_int_equal(p, 6);
+        /* A committed partition keeps its committed offset. */
+        assert_int_equal(start_of(rk, 2, &p), RD_KAFKA_OFFSET_INVALID);
+        assert_int_equal(p, 8);
+        rd_kafka_destroy(rk);
+}
+
+int main(void) {
+        const struct CMUnitTest tests[] = {
+            cmocka_unit_test(test_group_id_derived_in_any_order),
+            cmocka_unit_test(test_consumer_settings_refused),
+            cmocka_unit_test(test_groups_per_bucket_through_rebalance),
+            cmocka_unit_test(test_chained_callback),
+            cmocka_unit_test(test_replaced_callback_caught),
+            cmocka_unit_test(test_start_offsets),
+        };
+        return cmocka_run_group_tests(tests, setup, teardown);
+}
