@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# build-librdkafka.sh - builds the newest librdkafka of the version matrix
+# (2.15.1) from the source shipped in the npm package
+# @confluentinc/kafka-javascript@1.10.1 (deps/librdkafka), and installs it
+# into a cache outside the source tree:
+#   ${BP_LIBRDKAFKA_CACHE:-$HOME/.cache/bucket-priority/librdkafka-2.15.1}
+# Idempotent: when the prefix already holds the library, its pkg-config file
+# and the stamp of a finished install, nothing is fetched or built.
+# The last line printed on stdout is the prefix; everything else goes to
+# stderr (the build log to $prefix.build.log).
+#
+# Why mklove's ./configure and not CMake: the npm package leaves out
+# librdkafka's packaging/ folder, which its CMakeLists.txt includes
+# (packaging/cmake/parseversion.cmake, the Find modules, config.h.in,
+# rdkafka.pc.in), so a CMake configure fails at once. ./configure + make is
+# what the npm package itself builds with, and it writes rdkafka.pc.
+#
+# Only the C library is built (not librdkafka++, the examples or the tests)
+# and every optional dependency is turned off (SSL, SASL/GSSAPI, libcurl,
+# zstd, external lz4; lz4 and the regex engine are built in): our tests use
+# the plaintext mock cluster, and nothing beyond a C compiler, make,
+# pkg-config, zlib and npm is needed.
+set -euo pipefail
+
+version=2.15.1
+npm_pkg=@confluentinc/kafka-javascript@1.10.1
+prefix=${BP_LIBRDKAFKA_CACHE:-$HOME/.cache/bucket-priority/librdkafka-$version}
+jobs=${BP_JOBS:-$(nproc 2>/dev/null || echo 2)}
+stamp="$prefix/.bp-installed-$version"
+
+log() { echo "build-librdkafka: $*" >&2; }
+
+if [ -f "$stamp" ] && [ -f "$prefix/lib/pkgconfig/rdkafka.pc" ] &&
+   [ -e "$prefix/lib/librdkafka.so.1" ]; then
+        log "librdkafka $version already installed in $prefix"
+        echo "$prefix"
+        exit 0
+fi
+
+# Build tools from Debian, installed when missing (root or sudo).
+need=()
+command -v cc >/dev/null || need+=(build-essential)
+command -v make >/dev/null || need+=(make)
+command -v pkg-config >/dev/null || need+=(pkg-config)
+command -v npm >/dev/null || need+=(npm)
+command -v python3 >/dev/null || need+=(python3)
+dpkg-query -W -f='${Status}' zlib1g-dev 2>/dev/null |
+        grep -q "install ok installed" || need+=(zlib1g-dev)
+if [ ${#need[@]} -gt 0 ]; then
+        log "installing from Debian: ${need[*]}"
+        sudo=""
+        [ "$(id -u)" -ne 0 ] && sudo="sudo"
+        export DEBIAN_FRONTEND=noninteractive
+        $sudo apt-get update -qq >&2
+        $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >&2
+fi
+
+start=$(date +%s)
+work=$(mktemp -d "${TMPDIR:-/tmp}/bp-librdkafka.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+log "fetching $npm_pkg"
+(cd "$work" && npm pack --silent "$npm_pkg" >/dev/null 2>&1) || {
+        log "npm pack $npm_pkg failed"; exit 1; }
+tar -xzf "$work"/confluentinc-kafka-javascript-*.tgz -C "$work" \
+        package/deps/librdkafka
+src="$work/package/deps/librdkafka"
+got=$(sed -n 's/^#define RD_KAFKA_VERSION *0x\([0-9a-f]*\).*/\1/p' \
+        "$src/src/rdkafka.h")
+if [ "$got" != "020f01ff" ]; then
+        log "unexpected RD_KAFKA_VERSION 0x$got in $npm_pkg (want 0x020f01ff)"
+        exit 1
+fi
+
+rm -rf "$prefix"
+mkdir -p "$prefix"
+buildlog="$prefix.build.log"
+log "configuring (log: $buildlog)"
+(cd "$src" && ./configure --prefix="$prefix" --libdir="$prefix/lib" \
+        --no-download --no-cache \
+        --disable-ssl --disable-gssapi --disable-curl --disable-zstd \
+        --disable-lz4-ext --enable-zlib ) >"$buildlog" 2>&1 || {
+        tail -40 "$buildlog" >&2; log "configure failed"; exit 1; }
+log "building with make -j$jobs"
+(cd "$src" && make -j"$jobs" -C src && make -C src install) \
+        >>"$buildlog" 2>&1 || {
+        tail -40 "$buildlog" >&2; log "build failed"; exit 1; }
+
+# Check what was installed: the library reports 2.15.1, pkg-config finds it.
+[ -f "$prefix/lib/pkgconfig/rdkafka.pc" ] || {
+        log "no rdkafka.pc in $prefix/lib/pkgconfig"; exit 1; }
+pcver=$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --modversion rdkafka)
+[ "$pcver" = "$version" ] || { log "rdkafka.pc says $pcver"; exit 1; }
+cat >"$work/v.c" <<'C'
+#include <librdkafka/rdkafka.h>
+#include <stdio.h>
+int main(void) { printf("%s\n", rd_kafka_version_str()); return 0; }
+C
+cc "$work/v.c" -I"$prefix/include" -L"$prefix/lib" -lrdkafka \
+        -Wl,-rpath,"$prefix/lib" -o "$work/v"
+runver=$("$work/v")
+[ "$runver" = "$version" ] || { log "library reports $runver"; exit 1; }
+
+touch "$stamp"
+log "librdkafka $runver installed in $prefix in $(( $(date +%s) - start )) s"
+echo "$prefix"

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# test_install.sh - installs the build into a scratch prefix and proves the
+# installed pieces work for a user: a CMake project with
+# find_package(BucketPriority), a compile with pkg-config, and the plugin
+# loaded by its bare name through plugin.library.paths.
+# Usage: test_install.sh BUILD_DIR SCRATCH_DIR
+set -euo pipefail
+build=$1 scratch=$2
+prefix="$scratch/prefix"
+rm -rf "$scratch" && mkdir -p "$scratch/app"
+cmake --install "$build" --prefix "$prefix" >/dev/null
+
+cat > "$scratch/app/main.c" <<'C'
+#include <bucket_priority.h>
+#include <stdio.h>
+#include <string.h>
+int main(void) {
+        char err[512];
+        rd_kafka_conf_t *conf = rd_kafka_conf_new();
+        if (rd_kafka_conf_set(conf, "plugin.library.paths", "libbucketpriority",
+                              err, sizeof(err)) != RD_KAFKA_CONF_OK ||
+            rd_kafka_conf_set(conf, "bucket.priority.allocation", "70, 20",
+                              err, sizeof(err)) != RD_KAFKA_CONF_INVALID ||
+            !strstr(err, "bucket.priority.allocation")) {
+                fprintf(stderr, "plugin not working: %s\n", err);
+                return 1;
+        }
+        rd_kafka_conf_destroy(conf);
+        printf("bucket-priority %s\n", bp_version());
+        return 0;
+}
+C
+cat > "$scratch/app/CMakeLists.txt" <<'CM'
+cmake_minimum_required(VERSION 3.16)
+project(app C)
+find_package(BucketPriority 0.1 REQUIRED)
+add_executable(app main.c)
+target_link_libraries(app PRIVATE BucketPriority::bucketpriority)
+CM
+cmake -S "$scratch/app" -B "$scratch/app/build" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+cmake --build "$scratch/app/build" >/dev/null
+libdir=$(dirname "$(find "$prefix" -name 'libbucketpriority.so' | head -1)")
+LD_LIBRARY_PATH="$libdir" "$scratch/app/build/app"
+
+export PKG_CONFIG_PATH="$libdir/pkgconfig"
+cc "$scratch/app/main.c" $(pkg-config --cflags --libs bucketpriority) -o "$scratch/app2"
+LD_LIBRARY_PATH="$libdir" "$scratch/app2"
+"$prefix/bin/bp-layout" --buckets "a, b" --allocation "50, 50" --partitions 2 >/dev/null
+echo "install test passed"
