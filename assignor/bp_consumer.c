@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "../include/bucket_priority.h"
 #include "bp_assignor.h"
@@ -60,16 +61,30 @@ rd_kafka_resp_err_t bp_assignor_on_new(bp_client_t *c,
         return RD_KAFKA_RESP_ERR_NO_ERROR;
 }
 
-/* The layout to judge records by: the current one, or (once) one read from
- * fresh metadata when no rebalance of ours ever computed it. */
+static int64_t now_ms(void) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* The layout to judge records by: the current one, or one read from fresh
+ * metadata when no rebalance of ours computed it (an application callback
+ * that does not chain). Metadata is asked for at most every 10 s. */
 static const bp_layout_t *judging_layout(bp_client_t *c, rd_kafka_t *rk) {
         const bp_layout_t *l =
             atomic_load_explicit(&c->current, memory_order_acquire);
+        int64_t now, last;
         int32_t cnt;
 
-        if (l || atomic_exchange(&c->safety_layout_tried, 1))
+        if (l)
                 return l;
-        cnt = bp_topic_partition_count(rk, c->cfg.topic, 2000);
+        now  = now_ms();
+        last = atomic_load(&c->safety_layout_tried_ms);
+        if ((last && now - last < 10000) ||
+            !atomic_compare_exchange_strong(&c->safety_layout_tried_ms, &last,
+                                            now))
+                return NULL;
+        cnt = bp_topic_partition_count(rk, c->cfg.topic, 5000);
         return cnt > 0 ? bp_client_layout(c, cnt) : NULL;
 }
 

@@ -68,7 +68,7 @@ typedef struct bp_client {
         int refresh_user_set;      /**< The user chose the refresh. */
         int app_rebalance_cb;      /**< The application's own callback. */
         uint64_t consumer_mask;    /**< Bit b: this consumer serves b. */
-        _Atomic int safety_layout_tried;
+        _Atomic int64_t safety_layout_tried_ms; /**< Last metadata try. */
 
         /* Run time, from on_new() on. */
         rd_kafka_t *rk;

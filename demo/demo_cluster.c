@@ -1,0 +1,258 @@
+/*
+ * demo_cluster.c - the mock cluster and the Admin API calls (CreateTopics,
+ * CreatePartitions, DeleteTopics) of bp-demo.
+ */
+#include "demo_cluster.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "demo_log.h"
+#include "demo_time.h"
+
+#define ADMIN_TIMEOUT_MS 30000
+
+int demo_cluster_start(demo_cluster_t *cl, const char *brokers, char *err,
+                       size_t err_size) {
+        rd_kafka_conf_t *conf = rd_kafka_conf_new();
+
+        memset(cl, 0, sizeof(*cl));
+        rd_kafka_conf_set_log_cb(conf, demo_log_rdkafka);
+        if (rd_kafka_conf_set(conf, "client.id", "bp-demo-admin", err,
+                              err_size) ||
+            (brokers && rd_kafka_conf_set(conf, "bootstrap.servers", brokers,
+                                          err, err_size))) {
+                rd_kafka_conf_destroy(conf);
+                return -1;
+        }
+        cl->rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, err_size);
+        if (!cl->rk) {
+                rd_kafka_conf_destroy(conf);
+                return -1;
+        }
+        if (brokers) {
+                snprintf(cl->bootstraps, sizeof(cl->bootstraps), "%s",
+                         brokers);
+                return 0;
+        }
+        cl->mock = rd_kafka_mock_cluster_new(cl->rk, 1);
+        if (!cl->mock) {
+                snprintf(err, err_size, "cannot start the mock cluster");
+                rd_kafka_destroy(cl->rk);
+                cl->rk = NULL;
+                return -1;
+        }
+        snprintf(cl->bootstraps, sizeof(cl->bootstraps), "%s",
+                 rd_kafka_mock_cluster_bootstraps(cl->mock));
+        return 0;
+}
+
+/* Partition count of \p topic in fresh metadata, -1 if unknown. */
+static int partition_count(demo_cluster_t *cl, const char *topic) {
+        const struct rd_kafka_metadata *md = NULL;
+        rd_kafka_topic_t *rkt = rd_kafka_topic_new(cl->rk, topic, NULL);
+        int cnt               = -1;
+
+        if (!rkt)
+                return -1;
+        if (!rd_kafka_metadata(cl->rk, 0, rkt, &md, 5000) &&
+            md->topic_cnt == 1 && !md->topics[0].err)
+                cnt = md->topics[0].partition_cnt;
+        if (md)
+                rd_kafka_metadata_destroy(md);
+        rd_kafka_topic_destroy(rkt);
+        return cnt;
+}
+
+static int wait_partitions(demo_cluster_t *cl, const char *topic, int want,
+                           char *err, size_t err_size) {
+        int64_t deadline = demo_now_us() + (int64_t)ADMIN_TIMEOUT_MS * 1000;
+        int cnt          = -1;
+
+        while (demo_now_us() < deadline) {
+                if ((cnt = partition_count(cl, topic)) == want)
+                        return 0;
+                demo_sleep_us(200000);
+        }
+        snprintf(err, err_size,
+                 "topic \"%s\" still shows %d partitions, expected %d", topic,
+                 cnt, want);
+        return -1;
+}
+
+/* Waits for the admin result event of type \p type on \p q. */
+static rd_kafka_event_t *admin_wait(rd_kafka_queue_t *q, rd_kafka_event_type_t type,
+                                    char *err, size_t err_size) {
+        int64_t deadline =
+            demo_now_us() + (int64_t)(ADMIN_TIMEOUT_MS + 5000) * 1000;
+        rd_kafka_event_t *ev;
+
+        while (demo_now_us() < deadline) {
+                ev = rd_kafka_queue_poll(q, 1000);
+                if (!ev)
+                        continue;
+                if (rd_kafka_event_type(ev) == type)
+                        return ev;
+                rd_kafka_event_destroy(ev);
+        }
+        snprintf(err, err_size, "no answer from the cluster");
+        return NULL;
+}
+
+/* The first topic error of an admin result, 0 if none. */
+static int topic_results_ok(const rd_kafka_topic_result_t **res, size_t cnt,
+                            rd_kafka_resp_err_t tolerated, char *err,
+                            size_t err_size) {
+        size_t i;
+        for (i = 0; i < cnt; i++) {
+                rd_kafka_resp_err_t e = rd_kafka_topic_result_error(res[i]);
+                if (e && e != tolerated) {
+                        const char *s = rd_kafka_topic_result_error_string(res[i]);
+                        snprintf(err, err_size, "%s: %s",
+                                 rd_kafka_topic_result_name(res[i]),
+                                 s ? s : rd_kafka_err2str(e));
+                        return -1;
+                }
+        }
+        return 0;
+}
+
+static rd_kafka_AdminOptions_t *admin_options(demo_cluster_t *cl,
+                                              rd_kafka_admin_op_t op) {
+        rd_kafka_AdminOptions_t *o = rd_kafka_AdminOptions_new(cl->rk, op);
+        char err[256];
+        rd_kafka_AdminOptions_set_operation_timeout(o, ADMIN_TIMEOUT_MS, err,
+                                                    sizeof(err));
+        rd_kafka_AdminOptions_set_request_timeout(o, ADMIN_TIMEOUT_MS, err,
+                                                  sizeof(err));
+        return o;
+}
+
+int demo_cluster_create_topic(demo_cluster_t *cl, const char *topic,
+                              int partitions, char *err, size_t err_size) {
+        rd_kafka_queue_t *q;
+        rd_kafka_NewTopic_t *nt;
+        rd_kafka_AdminOptions_t *o;
+        rd_kafka_event_t *ev;
+        const rd_kafka_topic_result_t **res;
+        size_t cnt;
+        int rc = -1;
+
+        if (cl->mock) {
+                if (rd_kafka_mock_topic_create(cl->mock, topic, partitions,
+                                               1)) {
+                        snprintf(err, err_size, "mock topic creation failed");
+                        return -1;
+                }
+                return wait_partitions(cl, topic, partitions, err, err_size);
+        }
+        nt = rd_kafka_NewTopic_new(topic, partitions, -1, err, err_size);
+        if (!nt)
+                return -1;
+        q = rd_kafka_queue_new(cl->rk);
+        o = admin_options(cl, RD_KAFKA_ADMIN_OP_CREATETOPICS);
+        rd_kafka_CreateTopics(cl->rk, &nt, 1, o, q);
+        if ((ev = admin_wait(q, RD_KAFKA_EVENT_CREATETOPICS_RESULT, err,
+                             err_size))) {
+                if (rd_kafka_event_error(ev))
+                        snprintf(err, err_size, "%s",
+                                 rd_kafka_event_error_string(ev));
+                else {
+                        res = rd_kafka_CreateTopics_result_topics(
+                            rd_kafka_event_CreateTopics_result(ev), &cnt);
+                        rc = topic_results_ok(res, cnt, 0, err, err_size);
+                }
+                rd_kafka_event_destroy(ev);
+        }
+        rd_kafka_AdminOptions_destroy(o);
+        rd_kafka_NewTopic_destroy(nt);
+        rd_kafka_queue_destroy(q);
+        if (rc == 0)
+                rc = wait_partitions(cl, topic, partitions, err, err_size);
+        return rc;
+}
+
+int demo_cluster_add_partitions(demo_cluster_t *cl, const char *topic,
+                                int total, char *err, size_t err_size) {
+        rd_kafka_queue_t *q;
+        rd_kafka_NewPartitions_t *np;
+        rd_kafka_AdminOptions_t *o;
+        rd_kafka_event_t *ev;
+        const rd_kafka_topic_result_t **res;
+        size_t cnt;
+        int rc = -1;
+
+        if (cl->mock) {
+                snprintf(err, err_size,
+                         "the mock cluster cannot add partitions");
+                return -1;
+        }
+        np = rd_kafka_NewPartitions_new(topic, (size_t)total, err, err_size);
+        if (!np)
+                return -1;
+        q = rd_kafka_queue_new(cl->rk);
+        o = admin_options(cl, RD_KAFKA_ADMIN_OP_CREATEPARTITIONS);
+        rd_kafka_CreatePartitions(cl->rk, &np, 1, o, q);
+        if ((ev = admin_wait(q, RD_KAFKA_EVENT_CREATEPARTITIONS_RESULT, err,
+                             err_size))) {
+                if (rd_kafka_event_error(ev))
+                        snprintf(err, err_size, "%s",
+                                 rd_kafka_event_error_string(ev));
+                else {
+                        res = rd_kafka_CreatePartitions_result_topics(
+                            rd_kafka_event_CreatePartitions_result(ev), &cnt);
+                        rc = topic_results_ok(res, cnt, 0, err, err_size);
+                }
+                rd_kafka_event_destroy(ev);
+        }
+        rd_kafka_AdminOptions_destroy(o);
+        rd_kafka_NewPartitions_destroy(np);
+        rd_kafka_queue_destroy(q);
+        if (rc == 0)
+                rc = wait_partitions(cl, topic, total, err, err_size);
+        return rc;
+}
+
+int demo_cluster_delete_topic(demo_cluster_t *cl, const char *topic,
+                              char *err, size_t err_size) {
+        rd_kafka_queue_t *q;
+        rd_kafka_DeleteTopic_t *dt;
+        rd_kafka_AdminOptions_t *o;
+        rd_kafka_event_t *ev;
+        const rd_kafka_topic_result_t **res;
+        size_t cnt;
+        int rc = -1;
+
+        if (cl->mock)
+                return 0;
+        dt = rd_kafka_DeleteTopic_new(topic);
+        q  = rd_kafka_queue_new(cl->rk);
+        o  = admin_options(cl, RD_KAFKA_ADMIN_OP_DELETETOPICS);
+        rd_kafka_DeleteTopics(cl->rk, &dt, 1, o, q);
+        if ((ev = admin_wait(q, RD_KAFKA_EVENT_DELETETOPICS_RESULT, err,
+                             err_size))) {
+                if (rd_kafka_event_error(ev))
+                        snprintf(err, err_size, "%s",
+                                 rd_kafka_event_error_string(ev));
+                else {
+                        res = rd_kafka_DeleteTopics_result_topics(
+                            rd_kafka_event_DeleteTopics_result(ev), &cnt);
+                        rc  = topic_results_ok(
+                            res, cnt, RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART,
+                            err, err_size);
+                }
+                rd_kafka_event_destroy(ev);
+        }
+        rd_kafka_AdminOptions_destroy(o);
+        rd_kafka_DeleteTopic_destroy(dt);
+        rd_kafka_queue_destroy(q);
+        return rc;
+}
+
+void demo_cluster_stop(demo_cluster_t *cl) {
+        if (cl->mock)
+                rd_kafka_mock_cluster_destroy(cl->mock);
+        if (cl->rk)
+                rd_kafka_destroy(cl->rk);
+        memset(cl, 0, sizeof(*cl));
+}

@@ -1,0 +1,39 @@
+/*
+ * demo_conf.h - the client configurations of a run, by properties only:
+ * the shared run is plain librdkafka; the buckets run adds the plugin
+ * (plugin.library.paths first, then the bucket.priority.* properties),
+ * exactly what an application would put in its properties file.
+ */
+#ifndef DEMO_CONF_H
+#define DEMO_CONF_H
+
+#include <stddef.h>
+
+#include <librdkafka/rdkafka.h>
+
+/** What the clients of one run share. */
+typedef struct demo_setup {
+        int buckets;            /**< 0: shared run, 1: buckets run. */
+        const char *bootstraps;
+        const char *plugin;     /**< Path of libbucketpriority.so. */
+        const char *allocation; /**< "25%, 75%" for critical, bulk. */
+        const char *layout;     /**< bucket.priority.layout. */
+        char topic[128];
+        char group[128];        /**< group.id before the plugin derives. */
+} demo_setup_t;
+
+/** A producer configuration named \p client_id. NULL with \p err filled. */
+rd_kafka_conf_t *demo_conf_producer(const demo_setup_t *s,
+                                    const char *client_id, char *err,
+                                    size_t err_size);
+
+/** A consumer configuration; \p bucket is the bucket it serves (buckets
+ *  run) or NULL (shared run). NULL with \p err filled. */
+rd_kafka_conf_t *demo_conf_consumer(const demo_setup_t *s, const char *bucket,
+                                    const char *client_id, char *err,
+                                    size_t err_size);
+
+/** The bucket.priority.* lines a buckets run uses, for the narration. */
+void demo_conf_describe(const demo_setup_t *s, char *out, size_t size);
+
+#endif /* DEMO_CONF_H */
