@@ -1,0 +1,151 @@
+/*
+ * demo_consumer.c - the worker threads: poll, account the record by id,
+ * pay the processing cost; publish the current assignment for the view.
+ */
+#include "demo_consumer.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "demo_producer.h"
+#include "demo_time.h"
+
+static void handle(demo_consumer_t *c, const rd_kafka_message_t *m,
+                   demo_pacer_t *pacer) {
+        demo_class_t cls;
+        int64_t sent_us;
+        long id;
+
+        if (demo_record_parse(m, &cls, &id, &sent_us)) {
+                demo_stats_garbage(c->st, DEMO_BULK);
+                return;
+        }
+        /* The record is handled once its processing is paid for. */
+        demo_pacer_charge(pacer, atomic_load(c->cost_us));
+        demo_stats_consumed(c->st, cls, id, sent_us, demo_now_us());
+        atomic_fetch_add(&c->consumed, 1);
+}
+
+static void publish_assignment(demo_consumer_t *c) {
+        rd_kafka_topic_partition_list_t *a = NULL;
+        uint64_t mask                      = 0;
+        int i;
+
+        if (rd_kafka_assignment(c->rk, &a) || !a)
+                return;
+        for (i = 0; i < a->cnt; i++)
+                if (a->elems[i].partition >= 0 && a->elems[i].partition < 64)
+                        mask |= 1ull << a->elems[i].partition;
+        rd_kafka_topic_partition_list_destroy(a);
+        atomic_store(&c->assigned, mask);
+}
+
+static void *run(void *arg) {
+        demo_consumer_t *c = arg;
+        demo_pacer_t pacer = {0};
+        int64_t next_publish = 0;
+
+        while (!atomic_load(&c->stop) && !atomic_load(&c->kill)) {
+                rd_kafka_message_t *m = rd_kafka_consumer_poll(c->rk, 100);
+                if (m) {
+                        if (!m->err)
+                                handle(c, m, &pacer);
+                        rd_kafka_message_destroy(m);
+                }
+                if (demo_now_us() >= next_publish) {
+                        publish_assignment(c);
+                        next_publish = demo_now_us() + 200000;
+                }
+        }
+        if (atomic_load(&c->kill)) {
+                /* A crash: no LeaveGroup, no final commit. The group only
+                 * notices when the session times out. */
+                rd_kafka_destroy_flags(c->rk,
+                                       RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE);
+        } else {
+                rd_kafka_consumer_close(c->rk);
+                rd_kafka_destroy(c->rk);
+        }
+        c->rk = NULL;
+        atomic_store(&c->assigned, 0);
+        atomic_store(&c->dead, 1);
+        return NULL;
+}
+
+int demo_consumer_start(demo_consumer_t *c, const demo_setup_t *s, char *err,
+                        size_t err_size) {
+        rd_kafka_topic_partition_list_t *sub;
+        rd_kafka_conf_t *conf;
+        char client_id[64];
+
+        snprintf(client_id, sizeof(client_id), "bp-demo-worker-%s-%d",
+                 c->bucket ? c->bucket : "shared", c->index);
+        conf = demo_conf_consumer(s, c->bucket, client_id, err, err_size);
+        if (!conf)
+                return -1;
+        c->rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, err, err_size);
+        if (!c->rk) {
+                rd_kafka_conf_destroy(conf);
+                return -1;
+        }
+        rd_kafka_poll_set_consumer(c->rk);
+        sub = rd_kafka_topic_partition_list_new(1);
+        rd_kafka_topic_partition_list_add(sub, s->topic,
+                                          RD_KAFKA_PARTITION_UA);
+        if (rd_kafka_subscribe(c->rk, sub)) {
+                snprintf(err, err_size, "cannot subscribe to %s", s->topic);
+                rd_kafka_topic_partition_list_destroy(sub);
+                rd_kafka_destroy(c->rk);
+                c->rk = NULL;
+                return -1;
+        }
+        rd_kafka_topic_partition_list_destroy(sub);
+        atomic_init(&c->stop, 0);
+        atomic_init(&c->kill, 0);
+        atomic_init(&c->dead, 0);
+        atomic_init(&c->assigned, 0);
+        atomic_init(&c->consumed, 0);
+        if (pthread_create(&c->thread, NULL, run, c)) {
+                snprintf(err, err_size, "cannot start a thread");
+                rd_kafka_consumer_close(c->rk);
+                rd_kafka_destroy(c->rk);
+                c->rk = NULL;
+                return -1;
+        }
+        c->started = 1;
+        return 0;
+}
+
+void demo_consumer_kill(demo_consumer_t *c) {
+        atomic_store(&c->kill, 1);
+}
+
+void demo_consumer_stop(demo_consumer_t *c) {
+        if (!c->started)
+                return;
+        atomic_store(&c->stop, 1);
+        pthread_join(c->thread, NULL);
+        c->started = 0;
+}
+
+void demo_partitions_text(uint64_t mask, char *out, size_t size) {
+        size_t len = 0;
+        int p = 0, q;
+
+        out[0] = '\0';
+        while (p < 64 && len < size) {
+                if (!(mask & (1ull << p))) {
+                        p++;
+                        continue;
+                }
+                for (q = p; q + 1 < 64 && (mask & (1ull << (q + 1))); q++)
+                        ;
+                len += (size_t)snprintf(out + len, size - len, "%s%d", len ? "," : "", p);
+                if (q > p && len < size)
+                        len += (size_t)snprintf(out + len, size - len,
+                                                q == p + 1 ? ",%d" : "-%d", q);
+                p = q + 1;
+        }
+        if (!out[0])
+                snprintf(out, size, "-");
+}
