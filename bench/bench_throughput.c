@@ -8,15 +8,18 @@
  * from round to round), each a fresh client with default settings
  * (linger.ms and queue sizes untouched) sending RECORDS keyed records
  * ("Platinum-..." and "Gold-...", two to one, 32-byte values) to topic
- * "orders" of 12 partitions. The clock runs from the first producev() to
- * the end of rd_kafka_flush(), i.e. until every record is acknowledged;
- * client creation and the warm-up record that fetches the metadata are
- * outside it. A first, unreported round warms up the process.
+ * "orders" of 12 partitions, polling for delivery reports as it goes and
+ * waiting on QUEUE_FULL. The clock runs from the first producev() to the
+ * end of rd_kafka_flush(), i.e. until every record is acknowledged; client
+ * creation and the warm-up record that fetches the metadata are outside
+ * it. A first, unreported pair of runs warms up the process.
  *
- * Reported: records/s of each producer per round, the per-round ratio
- * (with plugin / without), and the medians over the rounds. The machine is
- * shared and noisy: read the ratio, not the absolute rates. Exits 1 if any
- * record failed or landed outside its key's bucket.
+ * Reported per round: records/s of each producer and their ratio (with
+ * plugin / without); and the process CPU time per record of each (all
+ * threads, the in-process mock broker included) and their ratio. The
+ * summary line gives the medians over the rounds. The machine is shared and
+ * noisy: read the ratios, not the absolute figures. Exits 1 if any record
+ * failed or landed outside its key's bucket.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,7 +30,8 @@
 #define MAX_ROUNDS 64
 
 typedef struct result {
-        double rate;    /* records/s */
+        double rate;    /* records/s, wall clock */
+        double cpu_ns;  /* process CPU ns per record */
         uint64_t wrong; /* failed or outside their bucket */
 } result_t;
 
@@ -38,10 +42,11 @@ static result_t run_producer(const bench_cluster_t *bc, int plugin,
         rd_kafka_t *rk = bench_producer(bc, plugin ? "roundrobin" : NULL,
                                         &drs, NULL);
         rd_kafka_resp_err_t err;
-        uint64_t i, t0, t1;
+        uint64_t i, t0, t1, c0, c1;
         result_t res;
 
         bench_warm_up(rk, &drs);
+        c0 = bench_cpu_ns();
         t0 = bench_now_ns();
         for (i = 0; i < records; i++) {
                 const bench_key_t *k = &keys[i & (BENCH_KEY_CNT - 1)];
@@ -60,9 +65,11 @@ static result_t run_producer(const bench_cluster_t *bc, int plugin,
         if (rd_kafka_flush(rk, 120000))
                 bench_die("flush timed out");
         t1 = bench_now_ns();
+        c1 = bench_cpu_ns();
 
-        res.rate  = (double)records * 1e9 / (double)(t1 - t0);
-        res.wrong = drs.failed + drs.wrong_bucket + (drs.ok - 1 != records);
+        res.rate   = (double)records * 1e9 / (double)(t1 - t0);
+        res.cpu_ns = (double)(c1 - c0) / (double)records;
+        res.wrong  = drs.failed + drs.wrong_bucket + (drs.ok - 1 != records);
         if (drs.failed)
                 fprintf(stderr, "%s producer: %llu records failed: %s\n",
                         plugin ? "plugin" : "plain",
@@ -82,14 +89,15 @@ static uint64_t parse_n(const char *s, uint64_t max) {
 }
 
 int main(int argc, char **argv) {
-        int rounds = argc > 1 ? (int)parse_n(argv[1], MAX_ROUNDS) : 5;
-        uint64_t records = argc > 2 ? parse_n(argv[2], 100000000) : 200000;
-        double plain[MAX_ROUNDS], plugin[MAX_ROUNDS], ratio[MAX_ROUNDS];
+        int rounds;
+        uint64_t records;
+        double rate_a[MAX_ROUNDS], rate_b[MAX_ROUNDS], rate_r[MAX_ROUNDS];
+        double cpu_a[MAX_ROUNDS], cpu_b[MAX_ROUNDS], cpu_r[MAX_ROUNDS];
         bench_key_t keys[BENCH_KEY_CNT];
-        char *buf = bench_keys(keys);
         bench_cluster_t bc;
         uint64_t wrong = 0;
         result_t a, b;
+        char *buf;
         int r;
 
         if (argc > 3) {
@@ -97,13 +105,17 @@ int main(int argc, char **argv) {
                                 "[RECORDS]]\n");
                 return 2;
         }
+        rounds  = argc > 1 ? (int)parse_n(argv[1], MAX_ROUNDS) : 5;
+        records = argc > 2 ? parse_n(argv[2], 100000000) : 200000;
+        buf     = bench_keys(keys);
         bench_cluster_start(&bc);
-        /* Warm-up round, not reported: page faults, allocator, caches. */
+        /* Warm-up pair, not reported: page faults, allocator, caches. */
         wrong += run_producer(&bc, 0, keys, records / 4 + 1).wrong;
         wrong += run_producer(&bc, 1, keys, records / 4 + 1).wrong;
 
-        printf("%-6s %16s %16s %10s\n", "round", "without rec/s",
-               "with rec/s", "with/w.o.");
+        printf("%-6s | %12s %12s %9s | %12s %12s %9s\n", "round",
+               "w.o. rec/s", "with rec/s", "with/w.o.", "w.o. CPU/rec",
+               "with CPU/rec", "with/w.o.");
         for (r = 0; r < rounds; r++) {
                 if (r % 2 == 0) {
                         a = run_producer(&bc, 0, keys, records);
@@ -113,17 +125,24 @@ int main(int argc, char **argv) {
                         a = run_producer(&bc, 0, keys, records);
                 }
                 wrong += a.wrong + b.wrong;
-                plain[r]  = a.rate;
-                plugin[r] = b.rate;
-                ratio[r]  = b.rate / a.rate;
-                printf("%-6d %16.0f %16.0f %9.3fx%s\n", r + 1, a.rate, b.rate,
-                       ratio[r], r % 2 ? "  (with first)" : "");
+                rate_a[r] = a.rate;
+                rate_b[r] = b.rate;
+                rate_r[r] = b.rate / a.rate;
+                cpu_a[r]  = a.cpu_ns;
+                cpu_b[r]  = b.cpu_ns;
+                cpu_r[r]  = b.cpu_ns / a.cpu_ns;
+                printf("%-6d | %12.0f %12.0f %8.3fx | %10.0fns %10.0fns "
+                       "%8.3fx%s\n",
+                       r + 1, a.rate, b.rate, rate_r[r], a.cpu_ns, b.cpu_ns,
+                       cpu_r[r], r % 2 ? "  (with first)" : "");
         }
-        printf("%-6s %16.0f %16.0f %9.3fx\n", "median",
-               bench_median(plain, rounds), bench_median(plugin, rounds),
-               bench_median(ratio, rounds));
-        printf("(%d rounds x %llu records per producer; ratio = median of "
-               "the per-round ratios; target >= 0.97x)\n",
+        printf("%-6s | %12.0f %12.0f %8.3fx | %10.0fns %10.0fns %8.3fx\n",
+               "median", bench_median(rate_a, rounds),
+               bench_median(rate_b, rounds), bench_median(rate_r, rounds),
+               bench_median(cpu_a, rounds), bench_median(cpu_b, rounds),
+               bench_median(cpu_r, rounds));
+        printf("(%d rounds x %llu records per producer; ratios are medians "
+               "of the per-round ratios; throughput target >= 0.97x)\n",
                rounds, (unsigned long long)records);
         bench_cluster_stop(&bc);
         free(buf);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #ifndef BENCH_PLUGIN_PATH
@@ -152,6 +153,15 @@ uint64_t bench_now_ns(void) {
         struct timespec ts;
         clock_gettime(CLOCK_MONOTONIC, &ts);
         return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t bench_cpu_ns(void) {
+        struct rusage ru;
+        getrusage(RUSAGE_SELF, &ru);
+        return ((uint64_t)ru.ru_utime.tv_sec + (uint64_t)ru.ru_stime.tv_sec) *
+                   1000000000ull +
+               ((uint64_t)ru.ru_utime.tv_usec + (uint64_t)ru.ru_stime.tv_usec) *
+                   1000ull;
 }
 
 static int cmp_double(const void *a, const void *b) {

@@ -79,6 +79,9 @@ char *bench_keys(bench_key_t *keys);
 /** Monotonic clock in nanoseconds. */
 uint64_t bench_now_ns(void);
 
+/** CPU time of the whole process (all threads, user + system), in ns. */
+uint64_t bench_cpu_ns(void);
+
 /** Median of \p n doubles (sorts \p v in place). */
 double bench_median(double *v, int n);
 

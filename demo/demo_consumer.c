@@ -38,6 +38,11 @@ static void publish_assignment(demo_consumer_t *c) {
                         mask |= 1ull << a->elems[i].partition;
         rd_kafka_topic_partition_list_destroy(a);
         atomic_store(&c->assigned, mask);
+        if (c->plugin) {
+                bp_stats_t bs;
+                if (c->plugin->stats(c->rk, &bs) == 0)
+                        atomic_store(&c->foreign, (long)bs.foreign);
+        }
 }
 
 static void *run(void *arg) {
@@ -105,6 +110,7 @@ int demo_consumer_start(demo_consumer_t *c, const demo_setup_t *s, char *err,
         atomic_init(&c->dead, 0);
         atomic_init(&c->assigned, 0);
         atomic_init(&c->consumed, 0);
+        atomic_init(&c->foreign, 0);
         if (pthread_create(&c->thread, NULL, run, c)) {
                 snprintf(err, err_size, "cannot start a thread");
                 rd_kafka_consumer_close(c->rk);

@@ -15,6 +15,7 @@
 #include <librdkafka/rdkafka.h>
 
 #include "demo_conf.h"
+#include "demo_plugin.h"
 #include "demo_stats.h"
 
 typedef struct demo_consumer {
@@ -22,6 +23,7 @@ typedef struct demo_consumer {
         int index;                 /**< Worker number, for its client.id. */
         demo_stats_t *st;
         atomic_llong *cost_us;     /**< Processing cost, set by the run. */
+        const demo_plugin_t *plugin; /**< For its stats; NULL: shared. */
         rd_kafka_t *rk;
         pthread_t thread;
         int started;
@@ -30,6 +32,8 @@ typedef struct demo_consumer {
         atomic_int dead;           /**< The thread has exited. */
         atomic_ullong assigned;    /**< Bit p: partition p assigned. */
         atomic_long consumed;      /**< Records handled (with repeats). */
+        atomic_long foreign;       /**< Plugin: records from partitions
+                                    *   outside the bucket (must stay 0). */
 } demo_consumer_t;
 
 /**

@@ -91,13 +91,14 @@ static void emit(demo_view_t *v, const line_t *l) {
 
         while (*p && n < sizeof(out) - 8) {
                 if (*p == '\033') { /* copy the whole escape sequence */
-                        do
-                                out[n++] = *p;
-                        while (*p && !((*p >= 'A' && *p <= 'Z') ||
-                                       (*p >= 'a' && *p <= 'z')) &&
-                               *++p && n < sizeof(out) - 8);
-                        if (*p)
-                                p++;
+                        out[n++] = *p++;
+                        while (*p && n < sizeof(out) - 8) {
+                                char ch  = *p++;
+                                out[n++] = ch;
+                                if ((ch >= 'A' && ch <= 'Z') ||
+                                    (ch >= 'a' && ch <= 'z'))
+                                        break;
+                        }
                         continue;
                 }
                 if (((unsigned char)*p & 0xc0) != 0x80 && cols++ >= max)
