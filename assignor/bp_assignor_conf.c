@@ -41,6 +41,10 @@ void bp_assignor_on_conf_init(bp_client_t *c, rd_kafka_conf_t *conf) {
                       sizeof(val)) &&
             strcmp(val, "300000"))
                 c->refresh_user_set = 1;
+        /* librdkafka >= 2.4: group.protocol=consumer set before us. */
+        if (conf_text(conf, "group.protocol", val, sizeof(val)) &&
+            !strcmp(val, "consumer"))
+                c->group_protocol_consumer = 1;
 }
 
 /* The group id this consumer should use: base, or base.bucket[+bucket]. */
@@ -164,6 +168,7 @@ rd_kafka_conf_res_t bp_assignor_after_conf_set(bp_client_t *c,
                                                const char *name,
                                                char *errstr,
                                                size_t errstr_size) {
+        char val[16];
         void *cb;
 
         update_mask(c);
@@ -180,6 +185,13 @@ rd_kafka_conf_res_t bp_assignor_after_conf_set(bp_client_t *c,
                 if (bp_conf_set_own(c, conf, "partition.assignment.strategy",
                                     "roundrobin", errstr,
                                     errstr_size) != RD_KAFKA_CONF_OK)
+                        return RD_KAFKA_CONF_INVALID;
+                /* Where the property exists (librdkafka >= 2.4), pin the
+                 * classic protocol: librdkafka says its default will
+                 * become "consumer", which the mapping cannot work with. */
+                if (conf_text(conf, "group.protocol", val, sizeof(val)) &&
+                    bp_conf_set_own(c, conf, "group.protocol", "classic",
+                                    errstr, errstr_size) != RD_KAFKA_CONF_OK)
                         return RD_KAFKA_CONF_INVALID;
                 cb = current_rebalance_cb(conf);
                 if (!cb || cb == (void *)bp_rebalance_cb)

@@ -42,8 +42,9 @@ cmake --build "$scratch/app/build" >/dev/null
 libdir=$(dirname "$(find "$prefix" -name 'libbucketpriority.so' | head -1)")
 LD_LIBRARY_PATH="$libdir" "$scratch/app/build/app"
 
-export PKG_CONFIG_PATH="$libdir/pkgconfig"
+# Keep the caller's PKG_CONFIG_PATH: it may name the librdkafka under test.
+export PKG_CONFIG_PATH="$libdir/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 cc "$scratch/app/main.c" $(pkg-config --cflags --libs bucketpriority) -o "$scratch/app2"
-LD_LIBRARY_PATH="$libdir" "$scratch/app2"
+LD_LIBRARY_PATH="$libdir:$(pkg-config --variable=libdir rdkafka)" "$scratch/app2"
 "$prefix/bin/bp-layout" --buckets "a, b" --allocation "50, 50" --partitions 2 >/dev/null
 echo "install test passed"

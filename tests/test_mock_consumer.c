@@ -156,6 +156,46 @@ static void test_consumer_settings_refused(void **state) {
         rd_kafka_conf_destroy(conf);
 }
 
+/* librdkafka 2.4 and later have group.protocol (KIP-848). Set before
+ * plugin.library.paths, no interceptor of ours saw it: the bucket must still
+ * be refused with our message (otherwise rd_kafka_new() fails later with
+ * librdkafka's "partition.assignment.strategy is not supported for
+ * group.protocol=consumer", about a property the user never set). A bucket
+ * consumer runs the classic protocol, whatever librdkafka's default. */
+static void test_group_protocol_before_plugin(void **state) {
+        rd_kafka_conf_t *conf;
+        rd_kafka_t *rk;
+        char err[512], val[64];
+        (void)state;
+
+        conf = rd_kafka_conf_new();
+        if (rd_kafka_conf_set(conf, "group.protocol", "consumer", err,
+                              sizeof(err)) == RD_KAFKA_CONF_UNKNOWN) {
+                rd_kafka_conf_destroy(conf);
+                skip(); /* librdkafka < 2.4: no such property */
+        }
+        assert_int_equal(bp_test_set(conf, "plugin.library.paths",
+                                     bp_test_plugin_path(), err, sizeof(err)),
+                         RD_KAFKA_CONF_OK);
+        assert_int_equal(bp_test_set(conf, "bucket.priority.buckets",
+                                     "Platinum, Gold", err, sizeof(err)),
+                         RD_KAFKA_CONF_OK);
+        assert_int_equal(bp_test_set(conf, "bucket.priority.bucket", "Gold",
+                                     err, sizeof(err)),
+                         RD_KAFKA_CONF_INVALID);
+        assert_non_null(strstr(err, "group.protocol"));
+        rd_kafka_conf_destroy(conf);
+
+        conf = bp_test_conf(cluster.bootstraps, BUCKET_CONF, "group.id", "app",
+                            "bucket.priority.bucket", "Gold", NULL);
+        conf_get(conf, "group.protocol", val, sizeof(val));
+        assert_string_equal(val, "classic");
+        rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, err, sizeof(err));
+        if (!rk)
+                fail_msg("rd_kafka_new: %s", err);
+        rd_kafka_destroy(rk);
+}
+
 /* --- consumers on the mock cluster --------------------------------------- */
 
 typedef struct member {
@@ -507,6 +547,7 @@ int main(void) {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_group_id_derived_in_any_order),
             cmocka_unit_test(test_consumer_settings_refused),
+            cmocka_unit_test(test_group_protocol_before_plugin),
             cmocka_unit_test(test_groups_per_bucket_through_rebalance),
             cmocka_unit_test(test_chained_callback),
             cmocka_unit_test(test_replaced_callback_caught),

@@ -24,7 +24,8 @@ set -euo pipefail
 
 version=2.15.1
 npm_pkg=@confluentinc/kafka-javascript@1.10.1
-prefix=${BP_LIBRDKAFKA_CACHE:-$HOME/.cache/bucket-priority/librdkafka-$version}
+home=${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}
+prefix=${BP_LIBRDKAFKA_CACHE:-$home/.cache/bucket-priority/librdkafka-$version}
 jobs=${BP_JOBS:-$(nproc 2>/dev/null || echo 2)}
 stamp="$prefix/.bp-installed-$version"
 
@@ -35,6 +36,15 @@ if [ -f "$stamp" ] && [ -f "$prefix/lib/pkgconfig/rdkafka.pc" ] &&
         log "librdkafka $version already installed in $prefix"
         echo "$prefix"
         exit 0
+fi
+
+# Never wipe a folder this script did not make.
+if [ -d "$prefix" ] && [ -n "$(ls -A "$prefix")" ] &&
+   [ ! -f "$prefix/.bp-building" ] &&
+   ! compgen -G "$prefix/.bp-installed-*" >/dev/null; then
+        log "$prefix exists, is not empty and was not made by this script:" \
+            "remove it or set BP_LIBRDKAFKA_CACHE"
+        exit 1
 fi
 
 # Build tools from Debian, installed when missing (root or sudo).
@@ -74,6 +84,7 @@ fi
 
 rm -rf "$prefix"
 mkdir -p "$prefix"
+touch "$prefix/.bp-building"
 buildlog="$prefix.build.log"
 log "configuring (log: $buildlog)"
 (cd "$src" && ./configure --prefix="$prefix" --libdir="$prefix/lib" \
@@ -101,6 +112,7 @@ cc "$work/v.c" -I"$prefix/include" -L"$prefix/lib" -lrdkafka \
 runver=$("$work/v")
 [ "$runver" = "$version" ] || { log "library reports $runver"; exit 1; }
 
+rm -f "$prefix/.bp-building"
 touch "$stamp"
 log "librdkafka $runver installed in $prefix in $(( $(date +%s) - start )) s"
 echo "$prefix"
