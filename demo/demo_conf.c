@@ -25,9 +25,14 @@ static int set_all(rd_kafka_conf_t *conf, const char *const *kv, char *err,
         return 0;
 }
 
-/* Common part: cluster, logs, and the plugin when this is a buckets run. */
-static rd_kafka_conf_t *base(const demo_setup_t *s, const char *client_id,
-                             char *err, size_t err_size) {
+/* Common part: cluster, logs, and the plugin when this is a buckets run.
+ * A consumer names its bucket right after loading the plugin: set before
+ * the other bucket.priority.* properties, it keeps the plugin from
+ * preparing the producer side (whose settings librdkafka would report as
+ * "producer property ... ignored" on a consumer). */
+static rd_kafka_conf_t *base(const demo_setup_t *s, const char *bucket,
+                             const char *client_id, char *err,
+                             size_t err_size) {
         const char *common[] = {
             "bootstrap.servers", s->bootstraps,
             "client.id", client_id,
@@ -37,6 +42,7 @@ static rd_kafka_conf_t *base(const demo_setup_t *s, const char *client_id,
             NULL};
         const char *plugin[] = {
             "plugin.library.paths", s->plugin,
+            "bucket.priority.bucket", bucket,
             "bucket.priority.topic", s->topic,
             "bucket.priority.buckets", "critical, bulk",
             "bucket.priority.allocation", s->allocation,
@@ -57,7 +63,7 @@ rd_kafka_conf_t *demo_conf_producer(const demo_setup_t *s,
                                     const char *client_id, char *err,
                                     size_t err_size) {
         const char *producer[] = {"linger.ms", "5", NULL};
-        rd_kafka_conf_t *conf  = base(s, client_id, err, err_size);
+        rd_kafka_conf_t *conf  = base(s, NULL, client_id, err, err_size);
 
         if (conf && set_all(conf, producer, err, err_size)) {
                 rd_kafka_conf_destroy(conf);
@@ -71,27 +77,23 @@ rd_kafka_conf_t *demo_conf_consumer(const demo_setup_t *s, const char *bucket,
                                     size_t err_size) {
         const char *consumer[] = {
             "group.id", s->group,
-            "bucket.priority.bucket", s->buckets ? bucket : NULL,
             "auto.offset.reset", "earliest",
             "enable.auto.commit", "true",
             "auto.commit.interval.ms", "1000",
             "session.timeout.ms", "6000",
             "heartbeat.interval.ms", "1000",
+            /* The mock cluster answers an empty fetch only when
+             * fetch.wait.max.ms has passed, even if records arrive
+             * meanwhile (a real broker answers at once): keep the wait
+             * short there, or every latency includes up to 500 ms of it. */
+            "fetch.wait.max.ms", s->mock ? "10" : NULL,
             NULL};
-        rd_kafka_conf_t *conf = base(s, client_id, err, err_size);
+        rd_kafka_conf_t *conf =
+            base(s, s->buckets ? bucket : NULL, client_id, err, err_size);
 
         if (conf && set_all(conf, consumer, err, err_size)) {
                 rd_kafka_conf_destroy(conf);
                 return NULL;
         }
         return conf;
-}
-
-void demo_conf_describe(const demo_setup_t *s, char *out, size_t size) {
-        snprintf(out, size,
-                 "plugin.library.paths=libbucketpriority  "
-                 "bucket.priority.topic=%s  "
-                 "bucket.priority.buckets=critical, bulk  "
-                 "bucket.priority.allocation=%s",
-                 s->topic, s->allocation);
 }

@@ -14,6 +14,7 @@
 /** What the clients of one run share. */
 typedef struct demo_setup {
         int buckets;            /**< 0: shared run, 1: buckets run. */
+        int mock;               /**< On the embedded mock cluster. */
         const char *bootstraps;
         const char *plugin;     /**< Path of libbucketpriority.so. */
         const char *allocation; /**< "25%, 75%" for critical, bulk. */
@@ -32,8 +33,5 @@ rd_kafka_conf_t *demo_conf_producer(const demo_setup_t *s,
 rd_kafka_conf_t *demo_conf_consumer(const demo_setup_t *s, const char *bucket,
                                     const char *client_id, char *err,
                                     size_t err_size);
-
-/** The bucket.priority.* lines a buckets run uses, for the narration. */
-void demo_conf_describe(const demo_setup_t *s, char *out, size_t size);
 
 #endif /* DEMO_CONF_H */

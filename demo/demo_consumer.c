@@ -23,6 +23,8 @@ static void handle(demo_consumer_t *c, const rd_kafka_message_t *m,
         /* The record is handled once its processing is paid for. */
         demo_pacer_charge(pacer, atomic_load(c->cost_us));
         demo_stats_consumed(c->st, cls, id, sent_us, demo_now_us());
+        if (c->bucket && strcmp(c->bucket, demo_class_name[cls]))
+                atomic_fetch_add(&c->st->cls[cls].other_bucket, 1);
         atomic_fetch_add(&c->consumed, 1);
 }
 
@@ -146,7 +148,8 @@ void demo_partitions_text(uint64_t mask, char *out, size_t size) {
                 }
                 for (q = p; q + 1 < 64 && (mask & (1ull << (q + 1))); q++)
                         ;
-                len += (size_t)snprintf(out + len, size - len, "%s%d", len ? "," : "", p);
+                len += (size_t)snprintf(out + len, size - len, "%s%d",
+                                        len ? "," : "", p);
                 if (q > p && len < size)
                         len += (size_t)snprintf(out + len, size - len,
                                                 q == p + 1 ? ",%d" : "-%d", q);

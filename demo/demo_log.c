@@ -15,11 +15,29 @@ static char ring[DEMO_LOG_LINES][DEMO_LOG_WIDTH];
 static demo_log_kind_t kinds[DEMO_LOG_LINES];
 static unsigned long count;
 static long long t0;
+/* librdkafka warnings already shown this run (identical workers log the
+ * same thing). */
+#define SEEN_MAX 32
+static char seen[SEEN_MAX][DEMO_LOG_WIDTH];
+static int seen_cnt;
+
+/* 1 if \p text was seen this run; else remembers it. */
+static int seen_before(const char *text) {
+        int i, r = 0;
+        pthread_mutex_lock(&lock);
+        for (i = 0; i < seen_cnt && !r; i++)
+                r = !strcmp(seen[i], text);
+        if (!r && seen_cnt < SEEN_MAX)
+                snprintf(seen[seen_cnt++], DEMO_LOG_WIDTH, "%s", text);
+        pthread_mutex_unlock(&lock);
+        return r;
+}
 
 void demo_log_reset(long long t0_us) {
         pthread_mutex_lock(&lock);
-        count = 0;
-        t0    = t0_us;
+        count    = 0;
+        t0       = t0_us;
+        seen_cnt = 0;
         pthread_mutex_unlock(&lock);
 }
 
@@ -71,13 +89,16 @@ unsigned long demo_log_count(void) {
 
 void demo_log_rdkafka(const rd_kafka_t *rk, int level, const char *fac,
                       const char *buf) {
-        char text[DEMO_LOG_WIDTH];
+        char text[DEMO_LOG_WIDTH + 64], what[DEMO_LOG_WIDTH];
         size_t i;
 
         if (level > 4)
                 return;
-        snprintf(text, sizeof(text), "%s %s: %s", rk ? rd_kafka_name(rk) : "",
-                 fac, buf);
+        snprintf(what, sizeof(what), "%s: %s", fac, buf);
+        if (seen_before(what))
+                return;
+        snprintf(text, sizeof(text), "%s %s", rk ? rd_kafka_name(rk) : "",
+                 what);
         for (i = 0; text[i]; i++)
                 if ((unsigned char)text[i] < 0x20 || text[i] == 0x7f)
                         text[i] = ' ';

@@ -34,6 +34,8 @@ typedef struct demo_options {
         const char *layout;      /**< bucket.priority.layout. */
         int quick;               /**< --quick. */
         int plain;               /**< --plain: no live view. */
+        long stamp;              /**< --brokers: suffix of topic and group
+                                  *   names, unique per invocation. */
         demo_scenario_t sc;
 } demo_options_t;
 

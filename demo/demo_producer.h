@@ -35,11 +35,15 @@ typedef struct demo_producer {
 } demo_producer_t;
 
 /**
- * Creates the producer from \p s and starts its thread.
+ * Creates the producer from \p s (cls set by the caller) and connects it.
  * @returns 0, or -1 with \p err filled.
  */
-int demo_producer_start(demo_producer_t *p, const demo_setup_t *s,
-                        char *err, size_t err_size);
+int demo_producer_create(demo_producer_t *p, const demo_setup_t *s,
+                         char *err, size_t err_size);
+
+/** Starts sending (t0_us, start_s, rate, total, st set by the caller).
+ *  @returns 0, or -1 with \p err filled. */
+int demo_producer_start(demo_producer_t *p, char *err, size_t err_size);
 
 /** Stops sending; the thread still collects delivery reports. */
 void demo_producer_stop(demo_producer_t *p);

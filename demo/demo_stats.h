@@ -35,6 +35,8 @@ typedef struct demo_class_stats {
         atomic_long duplicates;        /**< Ids consumed again. */
         atomic_long late;              /**< Latency over one second. */
         atomic_long garbage;           /**< Records not from this run. */
+        atomic_long other_bucket;      /**< Read by another bucket's
+                                        *   worker (buckets run). */
         long oldest_cursor;            /**< First id maybe not consumed. */
         demo_hist_t total;             /**< Under the stats lock. */
         demo_hist_t slice[DEMO_SLICES];

@@ -145,6 +145,16 @@ static int term_width(void) {
         return 100;
 }
 
+/* Story lines that fit: the panel must never be taller than the screen,
+ * or moving the cursor up would not reach its first line. */
+static int story_lines(void) {
+        struct winsize ws;
+        int n = STORY_LINES;
+        if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0)
+                n = ws.ws_row - 15;
+        return n < 0 ? 0 : n > STORY_LINES ? STORY_LINES : n;
+}
+
 void demo_view_restore_cursor(void) {
         static const char show[] = "\033[?25h";
         if (isatty(STDOUT_FILENO))
@@ -224,6 +234,7 @@ static void draw_live(demo_view_t *v, const demo_view_frame_t *f) {
         unsigned long cnt = demo_log_count(), seq;
         int n = 0, i;
         double prog = f->window_s > 0 ? f->t_s / f->window_s : 0;
+        int story   = story_lines();
 
         v->width = term_width();
         memset(l, 0, sizeof(l));
@@ -253,8 +264,8 @@ static void draw_live(demo_view_t *v, const demo_view_frame_t *f) {
                 n += 2;
         }
         ln_style(v, &l[n], DIM);
-        ln_add(&l[n], "%9s (p50/p99: last 2 s, produce to consume; bars: "
-                      "log scale, p99 1 ms..60 s)", "");
+        ln_add(&l[n], "%10s p50/p99: last 2 s, produce to consume; bars: "
+                      "log scales", "");
         ln_style(v, &l[n], RESET);
         n++;
         ln_add(&l[n], "   %s", f->plugin);
@@ -264,8 +275,8 @@ static void draw_live(demo_view_t *v, const demo_view_frame_t *f) {
         ln_raw(&l[n], "   story");
         ln_style(v, &l[n], RESET);
         n++;
-        seq = cnt > STORY_LINES ? cnt - STORY_LINES : 0;
-        for (i = 0; i < STORY_LINES; i++, seq++, n++) {
+        seq = cnt > (unsigned long)story ? cnt - (unsigned long)story : 0;
+        for (i = 0; i < story; i++, seq++, n++) {
                 char text[DEMO_LOG_WIDTH];
                 demo_log_kind_t kind;
                 if (seq >= cnt || !demo_log_get(seq, text, sizeof(text), &kind))
@@ -280,6 +291,7 @@ static void draw_live(demo_view_t *v, const demo_view_frame_t *f) {
                 fprintf(v->out, "\033[%dA", v->drawn_lines);
         for (i = 0; i < n; i++)
                 emit(v, &l[i]);
+        fputs("\033[J", v->out); /* a shorter panel leaves nothing below */
         v->drawn_lines = n;
         fflush(v->out);
 }

@@ -24,7 +24,7 @@ typedef struct demo_view_row {
 typedef struct demo_view_frame {
         int run_no, run_cnt;
         const char *mode;   /**< "shared" or "buckets". */
-        char setup[160];    /**< One line: topic, groups, plugin. */
+        char setup[640];    /**< One line: topic, groups, plugin. */
         const char *phase;  /**< "measuring", "draining", "done". */
         double t_s, window_s;
         long bulk_total;
