@@ -10,8 +10,9 @@
  *         valgrind --tool=callgrind --toggle-collect=bp_partitioner ...
  *         valgrind --tool=callgrind \
  *             --toggle-collect=rd_kafka_msg_partitioner_murmur2_random ...
- *       Instructions per record = the collected Ir / N (run-bench.sh takes
- *       the difference of two N to cancel the one-off costs).
+ *       Instructions per record = the collected Ir / N; with N = 10^6 the
+ *       one-off costs inside the function (lazy binding, the first layout)
+ *       weigh less than 0.01 Ir per call.
  *
  *   bp-bench-partitioner produce-plugin|produce-plain N
  *       N records through rd_kafka_producev() (the topic's metadata known,

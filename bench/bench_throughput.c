@@ -2,7 +2,7 @@
  * bench_throughput.c - producer throughput to the embedded mock cluster
  * with and without the plugin, side by side in one run.
  *
- *   bp-bench-throughput [ROUNDS [RECORDS]]      (default 5 rounds, 200000)
+ *   bp-bench-throughput [ROUNDS [RECORDS]]  (default 5 rounds, 200000)
  *
  * Each round runs both producers one after the other (the order alternates
  * from round to round), each a fresh client with default settings
@@ -17,9 +17,10 @@
  * Reported per round: records/s of each producer and their ratio (with
  * plugin / without); and the process CPU time per record of each (all
  * threads, the in-process mock broker included) and their ratio. The
- * summary line gives the medians over the rounds. The machine is shared and
- * noisy: read the ratios, not the absolute figures. Exits 1 if any record
- * failed or landed outside its key's bucket.
+ * summary lines give the medians over the rounds and the range of the
+ * per-round ratios. The machine is shared and noisy: read the ratios, not
+ * the absolute figures. Exits 1 if any record failed or landed outside its
+ * key's bucket.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,6 +142,10 @@ int main(int argc, char **argv) {
                bench_median(rate_b, rounds), bench_median(rate_r, rounds),
                bench_median(cpu_a, rounds), bench_median(cpu_b, rounds),
                bench_median(cpu_r, rounds));
+        /* bench_median() sorted the ratios: show how far they spread. */
+        printf("%-6s | %25s %5.3f-%5.3fx | %25s %5.3f-%5.3fx\n", "range",
+               "", rate_r[0], rate_r[rounds - 1], "", cpu_r[0],
+               cpu_r[rounds - 1]);
         printf("(%d rounds x %llu records per producer; ratios are medians "
                "of the per-round ratios; throughput target >= 0.97x)\n",
                rounds, (unsigned long long)records);

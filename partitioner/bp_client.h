@@ -12,6 +12,7 @@
 #include <librdkafka/rdkafka.h>
 
 #include "../shared/bp_config.h"
+#include "../shared/bp_key.h"
 #include "../shared/bp_layout.h"
 #include "bp_builtins.h"
 
@@ -77,6 +78,12 @@ typedef struct bp_client {
         rd_kafka_partitioner_cb *other; /**< Partitioner of other topics. */
         rd_kafka_partitioner_cb *fallback_fn;
         bp_log_fn_t *log;
+        /** The bucket topic's handle once seen. librdkafka keeps a topic
+         *  handle until its client is destroyed (the topic's unassigned
+         *  partition holds a reference, dropped in rd_kafka_destroy()), so
+         *  while this client lives the address names no other topic. */
+        _Atomic(const rd_kafka_topic_t *) bucket_rkt;
+        bp_key_matcher_t matcher; /**< Built by on_new(). */
 
         /* Layouts: current one read lock-free, the rest kept for reuse. */
         _Atomic(bp_layout_t *) current;

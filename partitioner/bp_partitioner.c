@@ -25,6 +25,17 @@ static int is_bucket_topic(const bp_client_t *c, const rd_kafka_topic_t *rkt) {
                name[c->topic_len] == '\0';
 }
 
+/* is_bucket_topic(), remembering the bucket topic's handle. */
+static int is_bucket_topic_cached(bp_client_t *c,
+                                  const rd_kafka_topic_t *rkt) {
+        if (rkt == atomic_load_explicit(&c->bucket_rkt, memory_order_relaxed))
+                return 1;
+        if (!is_bucket_topic(c, rkt))
+                return 0;
+        atomic_store_explicit(&c->bucket_rkt, rkt, memory_order_relaxed);
+        return 1;
+}
+
 /* A partition of bucket b, or a failure if b has none at this count. */
 static int32_t place_in_bucket(bp_client_t *c, const bp_layout_t *l, int b,
                                const rd_kafka_topic_t *rkt, const void *key,
@@ -98,13 +109,13 @@ static int32_t route_fallback(bp_client_t *c, const bp_layout_t *l,
         }
 }
 
-int32_t bp_partitioner(const rd_kafka_topic_t *rkt,
-                       const void *key,
-                       size_t keylen,
-                       int32_t partition_cnt,
-                       void *rkt_opaque,
-                       void *msg_opaque) {
-        bp_client_t *c = bp_registry_find(rkt);
+/* Every case but the common one, as it always was: no client of ours,
+ * incomplete configuration, other topics, a new partition count, keys
+ * without a bucket, buckets without partitions. */
+__attribute__((noinline)) static int32_t
+partition_slow(bp_client_t *c, const rd_kafka_topic_t *rkt, const void *key,
+               size_t keylen, int32_t partition_cnt, void *rkt_opaque,
+               void *msg_opaque) {
         const bp_layout_t *l;
         int b;
 
@@ -124,7 +135,7 @@ int32_t bp_partitioner(const rd_kafka_topic_t *rkt,
                                    rd_kafka_topic_name(rkt), c->broken_reason);
                 return fail_record(partition_cnt);
         }
-        if (c->mode != BP_MODE_ACTIVE || !is_bucket_topic(c, rkt))
+        if (c->mode != BP_MODE_ACTIVE || !is_bucket_topic_cached(c, rkt))
                 return c->other(rkt, key, keylen, partition_cnt, rkt_opaque,
                                 msg_opaque);
         l = bp_client_layout(c, partition_cnt);
@@ -138,4 +149,42 @@ int32_t bp_partitioner(const rd_kafka_topic_t *rkt,
                 return route_fallback(c, l, rkt, key, keylen, partition_cnt,
                                       rkt_opaque, msg_opaque);
         return place_in_bucket(c, l, b, rkt, key, keylen, partition_cnt);
+}
+
+int32_t bp_partitioner(const rd_kafka_topic_t *rkt,
+                       const void *key,
+                       size_t keylen,
+                       int32_t partition_cnt,
+                       void *rkt_opaque,
+                       void *msg_opaque) {
+        bp_client_t *c = bp_registry_find_cached(rkt);
+        const bp_layout_t *l;
+        int32_t count;
+        uint64_t seq;
+        int b;
+
+        /* The common case: an active client, its bucket topic's known
+         * handle, the current layout, a key naming a bucket that has
+         * partitions. */
+        if (__builtin_expect(!c || rkt != atomic_load_explicit(
+                                            &c->bucket_rkt,
+                                            memory_order_relaxed),
+                             0))
+                goto slow;
+        l = atomic_load_explicit(&c->current, memory_order_acquire);
+        if (__builtin_expect(!l || l->partition_cnt != partition_cnt, 0))
+                goto slow;
+        b = bp_key_match(&c->matcher, key, keylen);
+        if (__builtin_expect(b < 0 || (count = l->count[b]) == 0, 0))
+                goto slow;
+        seq = atomic_fetch_add_explicit(&c->counters[b].next, 1,
+                                        memory_order_relaxed);
+        if (c->cfg.within == BP_WITHIN_HASH)
+                return l->partitions[l->first[b] +
+                                     rd_kafka_msg_partitioner_murmur2(
+                                         rkt, key, keylen, count, NULL, NULL)];
+        return l->partitions[l->first[b] + (int32_t)(seq % (uint64_t)count)];
+slow:
+        return partition_slow(c, rkt, key, keylen, partition_cnt, rkt_opaque,
+                              msg_opaque);
 }

@@ -233,6 +233,7 @@ static rd_kafka_resp_err_t on_new(rd_kafka_t *rk,
                 : NULL);
         c->fallback_fn = bp_builtin_fn(c->cfg.fallback_builtin);
         decide_mode(c);
+        bp_key_matcher_init(&c->matcher, &c->cfg);
 
         if (rd_kafka_type(rk) == RD_KAFKA_PRODUCER) {
                 rd_kafka_interceptor_add_on_send(rk, BP_NAME, on_send, c);

@@ -12,52 +12,29 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#define SLOTS 16384 /* power of two; live clients + topic handles */
+#define SLOTS BP_REGISTRY_SLOTS
 #define TOMBSTONE ((const void *)1)
 
-typedef struct slot {
-        _Atomic(const void *) key;
-        _Atomic(struct bp_client *) client;
-} slot_t;
-
-static slot_t table[SLOTS];
+bp_registry_slot_t bp_registry_table[SLOTS];
+_Atomic unsigned bp_registry_generation;
 static pthread_mutex_t writers = PTHREAD_MUTEX_INITIALIZER;
 
-static size_t home_of(const void *handle) {
-        uint64_t h = (uint64_t)(uintptr_t)handle;
-        h ^= h >> 29;
-        h *= 0x9e3779b97f4a7c15ull;
-        return (size_t)(h >> 40) & (SLOTS - 1);
-}
-
-struct bp_client *bp_registry_find(const void *handle) {
-        size_t i = home_of(handle), n;
-        const void *key;
-
-        for (n = 0; n < SLOTS; n++, i = (i + 1) & (SLOTS - 1)) {
-                key = atomic_load_explicit(&table[i].key,
-                                           memory_order_acquire);
-                if (key == handle)
-                        return atomic_load_explicit(&table[i].client,
-                                                    memory_order_relaxed);
-                if (!key)
-                        return NULL;
-        }
-        return NULL;
-}
-
 int bp_registry_add(const void *handle, struct bp_client *client) {
-        size_t i = home_of(handle), n, free_slot = SLOTS;
+        size_t i = bp_registry_home(handle), n, free_slot = SLOTS;
         const void *key;
         int rc = -1;
 
         pthread_mutex_lock(&writers);
         for (n = 0; n < SLOTS; n++, i = (i + 1) & (SLOTS - 1)) {
-                key = atomic_load_explicit(&table[i].key,
+                key = atomic_load_explicit(&bp_registry_table[i].key,
                                            memory_order_relaxed);
                 if (key == handle) {
-                        atomic_store_explicit(&table[i].client, client,
-                                              memory_order_release);
+                        if (atomic_exchange_explicit(
+                                &bp_registry_table[i].client, client,
+                                memory_order_acq_rel) != client)
+                                atomic_fetch_add_explicit(
+                                    &bp_registry_generation, 1,
+                                    memory_order_release);
                         rc = 0;
                         goto done;
                 }
@@ -70,9 +47,9 @@ int bp_registry_add(const void *handle, struct bp_client *client) {
                 }
         }
         if (free_slot != SLOTS) {
-                atomic_store_explicit(&table[free_slot].client, client,
-                                      memory_order_relaxed);
-                atomic_store_explicit(&table[free_slot].key, handle,
+                atomic_store_explicit(&bp_registry_table[free_slot].client,
+                                      client, memory_order_relaxed);
+                atomic_store_explicit(&bp_registry_table[free_slot].key, handle,
                                       memory_order_release);
                 rc = 0;
         }
@@ -86,13 +63,15 @@ void bp_registry_remove_client(const struct bp_client *client) {
 
         pthread_mutex_lock(&writers);
         for (i = 0; i < SLOTS; i++) {
-                const void *key = atomic_load_explicit(&table[i].key,
-                                                       memory_order_relaxed);
+                const void *key = atomic_load_explicit(
+                    &bp_registry_table[i].key, memory_order_relaxed);
                 if (key && key != TOMBSTONE &&
-                    atomic_load_explicit(&table[i].client,
+                    atomic_load_explicit(&bp_registry_table[i].client,
                                          memory_order_relaxed) == client)
-                        atomic_store_explicit(&table[i].key, TOMBSTONE,
-                                              memory_order_release);
+                        atomic_store_explicit(&bp_registry_table[i].key,
+                                              TOMBSTONE, memory_order_release);
         }
+        atomic_fetch_add_explicit(&bp_registry_generation, 1,
+                                  memory_order_release);
         pthread_mutex_unlock(&writers);
 }

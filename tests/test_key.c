@@ -261,6 +261,54 @@ static void test_key_reads_within_keylen(void **state) {
         guarded_close(&g);
 }
 
+/* The word matcher of the partitioner's fast path agrees with
+ * bp_key_bucket() on every key it decides, for generated keys built from
+ * the bucket names, their prefixes and extensions, and random bytes. */
+static unsigned next_rand(unsigned *seed) {
+        *seed = *seed * 1103515245u + 12345u;
+        return *seed >> 8;
+}
+
+static void test_key_matcher_agrees(void **state) {
+        static const char *sets[][2] = {
+            {"Platinum, Gold", "-"},
+            {"a, bb, ccc", "-"},
+            {"critical, normal, bulk", ":"},
+            {"x1234567, y12345678901234", "-"},
+            {"Gold, Golden, Go", "_"},
+        };
+        unsigned seed = 12345;
+        bp_config_t cfg;
+        bp_key_matcher_t m;
+        unsigned char key[48];
+        size_t set, i, len, j, extra, decided = 0;
+        int b, fast;
+        (void)state;
+
+        for (set = 0; set < sizeof(sets) / sizeof(*sets); set++) {
+                configure(&cfg, sets[set][0], sets[set][1]);
+                bp_key_matcher_init(&m, &cfg);
+                for (i = 0; i < 100000; i++) {
+                        b   = (int)(next_rand(&seed) % (unsigned)cfg.bucket_cnt);
+                        len = cfg.buckets[b].name_len;
+                        if (next_rand(&seed) % 3 == 0 && len > 1)
+                                len--; /* a cut name */
+                        memcpy(key, cfg.buckets[b].name, len);
+                        if (next_rand(&seed) % 4)
+                                key[len++] = (unsigned char)cfg.delimiter[0];
+                        extra = next_rand(&seed) % 20;
+                        for (j = 0; j < extra; j++)
+                                key[len++] = (unsigned char)next_rand(&seed);
+                        fast = bp_key_match(&m, key, len);
+                        if (fast == BP_KEY_UNDECIDED)
+                                continue;
+                        decided++;
+                        assert_int_equal(fast, bp_key_bucket(&cfg, key, len));
+                }
+        }
+        assert_true(decided > 100000); /* the fast path really decides */
+}
+
 /* --- bp_escape ----------------------------------------------------------- */
 
 static void expect_escape(const void *data, size_t len, size_t max,
@@ -388,6 +436,7 @@ int main(void) {
             cmocka_unit_test(test_key_1mib),
             cmocka_unit_test(test_key_bounded_read),
             cmocka_unit_test(test_key_reads_within_keylen),
+            cmocka_unit_test(test_key_matcher_agrees),
             cmocka_unit_test(test_escape_printable),
             cmocka_unit_test(test_escape_non_printable),
             cmocka_unit_test(test_escape_quotes_backslashes),
