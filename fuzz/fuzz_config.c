@@ -5,8 +5,9 @@
  * The input is a list of lines, each one operation on one bp_config_t:
  *
  *   name=value   bp_config_set(name, value); name is "bucket.priority."
- *                + name, or property number 0-9 of the table below when it
- *                is one digit, or the literal rest after "@" (any name);
+ *                + name, or a property of the table below when it is one
+ *                character ("0" topic, "1" buckets, "2" allocation...), or
+ *                the literal rest after "@" (any name);
  *   name         the same with a NULL value (reset to the default);
  *   #N           add partition count N (taken modulo 2048, plus one).
  *
@@ -48,12 +49,16 @@
                 }                                                              \
         } while (0)
 
-static const char *const property[10] = {
+/* The properties, addressed by a one character name (its byte modulo the
+ * table size): "0" is the topic, "1" the buckets, "2" the allocation... */
+static const char *const property[] = {
     PREFIX "topic",      PREFIX "buckets",
     PREFIX "allocation", PREFIX "delimiter",
     PREFIX "layout",     PREFIX "within",
     PREFIX "fallback.partitioner", PREFIX "bucket",
-    PREFIX "group.per.bucket",     PREFIX "fallback.assignor"};
+    PREFIX "group.per.bucket",     PREFIX "fallback.assignor",
+    PREFIX "schedule",   PREFIX "lag.threshold"};
+#define PROPERTY_CNT (sizeof(property) / sizeof(property[0]))
 
 /* A heap copy of [s, s+len) with exactly len bytes, not terminated. */
 static char *exact_copy(const char *s, size_t len) {
@@ -401,10 +406,11 @@ static void apply(bp_config_t *cfg, const char *s, size_t len, size_t errsz) {
         bp_config_t before = *cfg;
         bp_set_result_t r;
 
-        if (nlen == 1 && s[0] >= '0' && s[0] <= '9')
-                name = exact_string(property[s[0] - '0'],
-                                    strlen(property[s[0] - '0']));
-        else if (nlen >= 1 && s[0] == '@')
+        if (nlen == 1) {
+                const char *p =
+                    property[(unsigned char)(s[0] - '0') % PROPERTY_CNT];
+                name = exact_string(p, strlen(p));
+        } else if (nlen >= 1 && s[0] == '@')
                 name = exact_string(s + 1, nlen - 1);
         else {
                 name = malloc(sizeof(PREFIX) + nlen);
@@ -469,6 +475,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         bp_config_init(&cfg);
         check_config(&cfg);
         memset(&last_checked, 0, sizeof(last_checked));
+        err = malloc(1);
+        CHECK(err);
+        CHECK(!bp_layout_compute(&cfg, counts[0], err, 1)); /* no buckets */
+        CHECK(err[0] == '\0');
+        free(err);
 
         for (s = (const char *)data; s < end; s = nl ? nl + 1 : end) {
                 nl  = memchr(s, '\n', (size_t)(end - s));

@@ -4,9 +4,12 @@
 #   1. a normal build: unit, integration and Python client tests;
 #   2. every C test under valgrind memcheck (any error or leak fails);
 #   3. an AddressSanitizer + UndefinedBehaviorSanitizer build.
-#   4. the normal build again against librdkafka 2.15.1 (tests/matrix/).
-# Build trees go to build/test-*. Set BP_SKIP_VALGRIND=1, BP_SKIP_ASAN=1 or
-# BP_SKIP_MATRIX=1 to leave a pass out while developing; CI runs everything.
+#   4. the normal build again against librdkafka 2.15.1 (tests/matrix/);
+#   5. the libFuzzer targets for a bounded time (fuzz/run.sh);
+#   6. the multi-threaded tests under ThreadSanitizer (tests/tsan/).
+# Build trees go to build/test-*. Set BP_SKIP_VALGRIND=1, BP_SKIP_ASAN=1,
+# BP_SKIP_MATRIX=1, BP_SKIP_FUZZ=1 or BP_SKIP_TSAN=1 to leave a pass out
+# while developing; CI runs everything.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -40,5 +43,13 @@ fi
 if [ "${BP_SKIP_MATRIX:-0}" != 1 ]; then
   prefix=$(tests/matrix/build-librdkafka.sh | tail -1)
   tests/matrix/run-suite.sh "$prefix"
+fi
+if [ "${BP_SKIP_FUZZ:-0}" != 1 ]; then
+  echo "=== fuzz: ${BP_FUZZ_SECONDS:-30} s per target"
+  fuzz/run.sh "${BP_FUZZ_SECONDS:-30}"
+fi
+if [ "${BP_SKIP_TSAN:-0}" != 1 ]; then
+  echo "=== tsan"
+  tests/tsan/run-tsan.sh
 fi
 echo "=== all test passes succeeded"
