@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # run-all.sh - the whole test suite, as README.md gives it: installs missing
 # dependencies, then builds and runs the tests three ways:
-#   1. a normal build: unit, integration and Python client tests;
+#   1. a normal build: unit, integration and Python client tests, and the
+#      broker suite against a real Kafka 4.x broker started here;
 #   2. every C test under valgrind memcheck (any error or leak fails);
 #   3. an AddressSanitizer + UndefinedBehaviorSanitizer build.
 #   4. the normal build again against librdkafka 2.15.1 (tests/matrix/);
 #   5. the libFuzzer targets for a bounded time (fuzz/run.sh);
 #   6. the multi-threaded tests under ThreadSanitizer (tests/tsan/).
 # Build trees go to build/test-*. Set BP_SKIP_VALGRIND=1, BP_SKIP_ASAN=1,
-# BP_SKIP_MATRIX=1, BP_SKIP_FUZZ=1 or BP_SKIP_TSAN=1 to leave a pass out
+# BP_SKIP_MATRIX=1, BP_SKIP_FUZZ=1, BP_SKIP_TSAN=1 or BP_SKIP_BROKER=1 to
+# leave a pass out
 # while developing; CI runs everything.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,7 +29,25 @@ run_pass() { # name, extra cmake args...
   (cd "$dir" && ctest --output-on-failure -j "$jobs" ${BP_CTEST_ARGS:-})
 }
 
+# A real Kafka broker (tests/broker/kafka.sh; jars cached outside the tree)
+# for the broker suite, ctest label broker: registered in plain builds
+# only, skipped unless BP_BROKER_BOOTSTRAP is set. It stays up for the
+# matrix pass too and is stopped on exit. BP_SKIP_BROKER=1 leaves it out.
+broker_dir="$root/build/broker"
+broker_figures() { # the scenarios' figures in build tree $1, if they ran
+  cat "$1"/tests/broker/work/*/report.txt 2>/dev/null || true
+}
+if [ "${BP_SKIP_BROKER:-0}" != 1 ]; then
+  # a broker left by an interrupted run in this directory
+  tests/broker/kafka.sh stop --dir "$broker_dir" >/dev/null 2>&1 || true
+  trap 'tests/broker/kafka.sh stop --dir "$broker_dir" || true' EXIT
+  BP_BROKER_BOOTSTRAP=$(tests/broker/kafka.sh start --dir "$broker_dir")
+  export BP_BROKER_BOOTSTRAP
+  rm -rf "$root"/build/test-*/tests/broker/work
+fi
+
 run_pass plain -DCMAKE_BUILD_TYPE=RelWithDebInfo
+broker_figures "$root/build/test-plain"
 if [ "${BP_SKIP_VALGRIND:-0}" != 1 ]; then
   run_pass valgrind -DCMAKE_BUILD_TYPE=Debug -DBP_VALGRIND=ON
 fi
@@ -43,6 +63,7 @@ fi
 if [ "${BP_SKIP_MATRIX:-0}" != 1 ]; then
   prefix=$(tests/matrix/build-librdkafka.sh | tail -1)
   tests/matrix/run-suite.sh "$prefix"
+  for d in "$root"/build/test-rdkafka-*/; do broker_figures "$d"; done
 fi
 if [ "${BP_SKIP_FUZZ:-0}" != 1 ]; then
   echo "=== fuzz: ${BP_FUZZ_SECONDS:-30} s per target"

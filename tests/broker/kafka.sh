@@ -561,6 +561,16 @@ cmd_restart_node() {
         || die "node $NODE did not come back (logs: $DIR/logs/node$NODE)"
     RESTART_OK=1
     trap - EXIT INT TERM
+    # After `stop`, the nodes can be brought back one by one with their
+    # data: the bootstrap file returns once every node runs again.
+    if [[ ! -f "$DIR/bootstrap" ]]; then
+        local n up=0
+        for ((n = 1; n <= NODES; n++)); do
+            is_our_node "${PIDS[$((n-1))]:-}" "$DIR" && up=$((up+1))
+        done
+        [[ $up -eq $NODES ]] && echo "$BOOTSTRAP" > "$DIR/bootstrap"
+    fi
+    return 0
 }
 
 # --------------------------------------------------------------- status --

@@ -1,0 +1,698 @@
+/*
+ * bp_broker_client.c - the producer, consumer and admin processes of the
+ * real-broker test suite (tests/broker/broker_suite.py drives them).
+ *
+ * Producers and consumers load the plugin the way an application does, by
+ * plugin.library.paths and bucket.priority.* properties, and write one line
+ * per record so the orchestrator can account for every record by id:
+ *
+ *   produce: "<id> <partition> <offset> <ms>"            per delivery report
+ *   consume: "<id> <partition> <offset> <key bucket> <ms>" per record read
+ *            and, in <out>.assign, "<ms> <p,p,...>" per assignment change
+ *
+ * <ms> is wall-clock milliseconds (CLOCK_REALTIME), comparable between
+ * processes. A consumer writes (and flushes) a record's line before it
+ * stores the record's offset for commit, so a consumer killed with SIGKILL
+ * never commits a record it has not written down: records can be read twice
+ * (at-least-once), never silently dropped by the test itself.
+ *
+ * Usage:
+ *   bp-broker-client produce OPTIONS [-X name=value]...
+ *       --out FILE [--start ID] [--count N] [--rate PER_SECOND]
+ *       (without --count: produce until SIGTERM/SIGINT, then flush)
+ *   bp-broker-client consume OPTIONS --bucket B --group G --out FILE
+ *       [--reset earliest|latest] [--session-ms MS] [-X name=value]...
+ *       (until SIGTERM/SIGINT, then close: commits what was written)
+ *   bp-broker-client admin create --bootstrap B --topic T --partitions N
+ *       [--rf R]
+ *   bp-broker-client admin grow   --bootstrap B --topic T --partitions N
+ *       (prints the wall-clock ms at which the increase was acknowledged)
+ *   bp-broker-client admin leader --bootstrap B --topic T --partition P
+ *       (prints the broker id leading partition P)
+ *   bp-broker-client admin lag    --bootstrap B --topic T --group G
+ *       (prints "<partition> <committed offset> <end offset>" for every
+ *       partition the group has committed an offset for)
+ * OPTIONS: --bootstrap B --plugin PATH --topic T --buckets "a, b"
+ *          --allocation "x%, y%" [--layout contiguous|stable]
+ *
+ * Exit status: 0 on success, 1 on any error (with a message on stderr).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <librdkafka/rdkafka.h>
+
+#include "include/bucket_priority.h"
+
+#define MAX_EXTRA   32
+#define MAX_BUCKETS 16
+#define BATCH_MAX   2000
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig) {
+        (void)sig;
+        stop_requested = 1;
+}
+
+static void install_signals(void) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof(sa));
+        sa.sa_handler = on_signal;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGTERM, &sa, NULL);
+        sigaction(SIGINT, &sa, NULL);
+}
+
+static int64_t wall_ms(void) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int64_t mono_ns(void) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static void sleep_ms(int ms) {
+        struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+        nanosleep(&ts, NULL);
+}
+
+static void die(const char *fmt, ...) {
+        va_list ap;
+        fprintf(stderr, "bp-broker-client: error: ");
+        va_start(ap, fmt);
+        vfprintf(stderr, fmt, ap);
+        va_end(ap);
+        fputc('\n', stderr);
+        exit(1);
+}
+
+/* --- options ------------------------------------------------------------- */
+
+typedef struct opts {
+        const char *bootstrap, *plugin, *topic, *buckets, *allocation,
+            *layout, *out, *bucket, *group, *reset;
+        long start, count, rate, partitions, rf, partition, session_ms;
+        const char *extra[MAX_EXTRA]; /* "name=value" */
+        int extra_cnt;
+} opts_t;
+
+static long num_arg(const char *name, const char *v) {
+        char *end;
+        long n;
+        errno = 0;
+        n     = strtol(v, &end, 10);
+        if (errno || *end || end == v)
+                die("%s: not a number: \"%s\"", name, v);
+        return n;
+}
+
+static void parse_opts(opts_t *o, int argc, char **argv) {
+        int i;
+        memset(o, 0, sizeof(*o));
+        o->layout     = "contiguous";
+        o->reset      = "earliest";
+        o->session_ms = 6000;
+        o->rf         = 1;
+        o->partition  = -1;
+        for (i = 0; i < argc; i++) {
+                const char *k = argv[i], *v;
+                if (i + 1 >= argc)
+                        die("option %s needs a value", k);
+                v = argv[++i];
+                if (!strcmp(k, "-X")) {
+                        if (o->extra_cnt == MAX_EXTRA || !strchr(v, '='))
+                                die("-X %s: expected name=value (at most %d)",
+                                    v, MAX_EXTRA);
+                        o->extra[o->extra_cnt++] = v;
+                } else if (!strcmp(k, "--bootstrap"))
+                        o->bootstrap = v;
+                else if (!strcmp(k, "--plugin"))
+                        o->plugin = v;
+                else if (!strcmp(k, "--topic"))
+                        o->topic = v;
+                else if (!strcmp(k, "--buckets"))
+                        o->buckets = v;
+                else if (!strcmp(k, "--allocation"))
+                        o->allocation = v;
+                else if (!strcmp(k, "--layout"))
+                        o->layout = v;
+                else if (!strcmp(k, "--out"))
+                        o->out = v;
+                else if (!strcmp(k, "--bucket"))
+                        o->bucket = v;
+                else if (!strcmp(k, "--group"))
+                        o->group = v;
+                else if (!strcmp(k, "--reset"))
+                        o->reset = v;
+                else if (!strcmp(k, "--start"))
+                        o->start = num_arg(k, v);
+                else if (!strcmp(k, "--count"))
+                        o->count = num_arg(k, v);
+                else if (!strcmp(k, "--rate"))
+                        o->rate = num_arg(k, v);
+                else if (!strcmp(k, "--partitions"))
+                        o->partitions = num_arg(k, v);
+                else if (!strcmp(k, "--rf"))
+                        o->rf = num_arg(k, v);
+                else if (!strcmp(k, "--partition"))
+                        o->partition = num_arg(k, v);
+                else if (!strcmp(k, "--session-ms"))
+                        o->session_ms = num_arg(k, v);
+                else
+                        die("unknown option %s", k);
+        }
+        if (!o->bootstrap)
+                die("--bootstrap is required");
+        if (!o->topic)
+                die("--topic is required");
+}
+
+static void set(rd_kafka_conf_t *conf, const char *name, const char *value) {
+        char errstr[512];
+        if (rd_kafka_conf_set(conf, name, value, errstr, sizeof(errstr)) !=
+            RD_KAFKA_CONF_OK)
+                die("%s=%s: %s", name, value, errstr);
+}
+
+static void set_extra(rd_kafka_conf_t *conf, const char *nv) {
+        char name[256];
+        const char *eq = strchr(nv, '=');
+        size_t n       = (size_t)(eq - nv);
+        if (n >= sizeof(name))
+                die("-X %s: name too long", nv);
+        memcpy(name, nv, n);
+        name[n] = '\0';
+        set(conf, name, eq + 1);
+}
+
+static void on_error(rd_kafka_t *rk, int err, const char *reason,
+                     void *opaque) {
+        (void)opaque;
+        fprintf(stderr, "%" PRId64 " %s: %s error: %s: %s\n", wall_ms(),
+                rd_kafka_name(rk),
+                err == RD_KAFKA_RESP_ERR__FATAL ? "FATAL" : "client",
+                rd_kafka_err2name((rd_kafka_resp_err_t)err), reason);
+}
+
+/* A configuration that loads the plugin and sets the bucket properties, then
+ * the caller's -X settings, in that order (bucket.priority.* only after
+ * plugin.library.paths). */
+static rd_kafka_conf_t *bucket_conf(const opts_t *o, const char *bucket) {
+        rd_kafka_conf_t *conf = rd_kafka_conf_new();
+        int i;
+        if (!o->plugin || !o->buckets || !o->allocation)
+                die("--plugin, --buckets and --allocation are required");
+        set(conf, "bootstrap.servers", o->bootstrap);
+        set(conf, "plugin.library.paths", o->plugin);
+        if (bucket)
+                set(conf, "bucket.priority.bucket", bucket);
+        set(conf, "bucket.priority.topic", o->topic);
+        set(conf, "bucket.priority.buckets", o->buckets);
+        set(conf, "bucket.priority.allocation", o->allocation);
+        set(conf, "bucket.priority.layout", o->layout);
+        for (i = 0; i < o->extra_cnt; i++)
+                set_extra(conf, o->extra[i]);
+        rd_kafka_conf_set_error_cb(conf, on_error);
+        return conf;
+}
+
+/* Splits "a, b, c" into trimmed names. */
+static int split_names(const char *list, char names[][64], int max) {
+        int n = 0;
+        const char *p = list;
+        while (*p && n < max) {
+                const char *e = strchr(p, ',');
+                size_t len    = e ? (size_t)(e - p) : strlen(p);
+                while (len && (*p == ' ' || *p == '\t'))
+                        p++, len--;
+                while (len && (p[len - 1] == ' ' || p[len - 1] == '\t'))
+                        len--;
+                if (len >= 64)
+                        die("bucket name too long in \"%s\"", list);
+                memcpy(names[n], p, len);
+                names[n++][len] = '\0';
+                if (!e)
+                        break;
+                p = e + 1;
+        }
+        return n;
+}
+
+/* --- producer ------------------------------------------------------------ */
+
+typedef struct producer_state {
+        FILE *out;
+        long delivered, failed;
+} producer_state_t;
+
+static void on_delivery(rd_kafka_t *rk, const rd_kafka_message_t *m,
+                        void *opaque) {
+        producer_state_t *st = opaque;
+        long id              = (long)(intptr_t)m->_private;
+        (void)rk;
+        if (m->err) {
+                if (st->failed++ < 20)
+                        fprintf(stderr,
+                                "%" PRId64 " delivery of id %ld failed: %s\n",
+                                wall_ms(), id, rd_kafka_err2str(m->err));
+                return;
+        }
+        st->delivered++;
+        fprintf(st->out, "%ld %d %" PRId64 " %" PRId64 "\n", id,
+                (int)m->partition, m->offset, wall_ms());
+}
+
+static int cmd_produce(const opts_t *o) {
+        producer_state_t st = {0};
+        char names[MAX_BUCKETS][64], key[128], value[160], errstr[512];
+        int nb                = split_names(o->buckets, names, MAX_BUCKETS);
+        rd_kafka_conf_t *conf = bucket_conf(o, NULL);
+        rd_kafka_t *rk;
+        long id, produced = 0, enqueue_failed = 0;
+        int64_t t0 = mono_ns(), last_flush = 0, deadline;
+        char fatal[512];
+        rd_kafka_resp_err_t ferr;
+
+        if (!o->out)
+                die("--out is required");
+        if (!(st.out = fopen(o->out, "w")))
+                die("%s: %s", o->out, strerror(errno));
+        rd_kafka_conf_set_dr_msg_cb(conf, on_delivery);
+        rd_kafka_conf_set_opaque(conf, &st);
+        if (!(rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr,
+                                sizeof(errstr))))
+                die("rd_kafka_new: %s", errstr);
+        install_signals();
+
+        for (id = o->start; !stop_requested && (!o->count ||
+                                                id < o->start + o->count);
+             id++) {
+                int klen = snprintf(key, sizeof(key), "%s-%ld",
+                                    names[id % nb], id);
+                int vlen = snprintf(value, sizeof(value),
+                                    "record %ld for bucket %s, padding "
+                                    "padding padding padding padding",
+                                    id, names[id % nb]);
+                rd_kafka_resp_err_t err;
+                if (o->rate > 0) { /* pace: n-th record at n / rate s */
+                        int64_t due = t0 + (int64_t)((double)produced * 1e9 /
+                                                     (double)o->rate);
+                        int64_t wait;
+                        while ((wait = (due - mono_ns()) / 1000000) > 0 &&
+                               !stop_requested) {
+                                rd_kafka_poll(rk, 0);
+                                sleep_ms(wait > 5 ? 5 : (int)wait);
+                        }
+                }
+                for (;;) {
+                        err = rd_kafka_producev(
+                            rk, RD_KAFKA_V_TOPIC(o->topic),
+                            RD_KAFKA_V_KEY(key, (size_t)klen),
+                            RD_KAFKA_V_VALUE(value, (size_t)vlen),
+                            RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
+                            RD_KAFKA_V_OPAQUE((void *)(intptr_t)id),
+                            RD_KAFKA_V_END);
+                        if (err != RD_KAFKA_RESP_ERR__QUEUE_FULL)
+                                break;
+                        rd_kafka_poll(rk, 10);
+                }
+                if (err) {
+                        if (enqueue_failed++ < 20)
+                                fprintf(stderr, "produce id %ld failed: %s\n",
+                                        id, rd_kafka_err2str(err));
+                } else {
+                        produced++;
+                }
+                rd_kafka_poll(rk, 0);
+                if (mono_ns() - last_flush > 100000000LL) {
+                        fflush(st.out);
+                        last_flush = mono_ns();
+                }
+        }
+        fprintf(stderr, "%" PRId64 " producer stops after id %ld; flushing\n",
+                wall_ms(), id - 1);
+        deadline = mono_ns() + 300000000000LL; /* message.timeout.ms */
+        while (rd_kafka_outq_len(rk) > 0 && mono_ns() < deadline) {
+                rd_kafka_poll(rk, 100);
+                fflush(st.out);
+        }
+        rd_kafka_flush(rk, 1000);
+        fflush(st.out);
+        ferr = rd_kafka_fatal_error(rk, fatal, sizeof(fatal));
+        printf("produced %ld delivered %ld failed %ld enqueue_failed %ld "
+               "last_id %ld fatal %s\n",
+               produced, st.delivered, st.failed, enqueue_failed, id - 1,
+               ferr ? rd_kafka_err2name(ferr) : "none");
+        rd_kafka_destroy(rk);
+        fclose(st.out);
+        return st.failed || enqueue_failed || ferr ||
+                       st.delivered != produced
+                   ? 1
+                   : 0;
+}
+
+/* --- consumer ------------------------------------------------------------ */
+
+/* Writes the assignment to the .assign file when it changed. */
+static void track_assignment(rd_kafka_t *rk, FILE *af, char *last,
+                             size_t last_size) {
+        rd_kafka_topic_partition_list_t *a = NULL;
+        char now[4096];
+        size_t len = 0;
+        int i;
+
+        if (rd_kafka_assignment(rk, &a) || !a)
+                return;
+        now[0] = '\0';
+        for (i = 0; i < a->cnt && len + 16 < sizeof(now); i++)
+                len += (size_t)snprintf(now + len, sizeof(now) - len, "%s%d",
+                                        i ? "," : "", a->elems[i].partition);
+        if (!a->cnt)
+                snprintf(now, sizeof(now), "-");
+        rd_kafka_topic_partition_list_destroy(a);
+        if (strcmp(now, last)) {
+                snprintf(last, last_size, "%s", now);
+                fprintf(af, "%" PRId64 " %s\n", wall_ms(), now);
+                fflush(af);
+        }
+}
+
+/* Writes the batch's lines, flushes them, then stores their offsets. */
+static void write_batch(rd_kafka_t *rk, FILE *out, rd_kafka_message_t **batch,
+                        int n, long *consumed) {
+        rd_kafka_topic_partition_list_t *store;
+        int64_t now = wall_ms();
+        int i;
+
+        if (!n)
+                return;
+        store = rd_kafka_topic_partition_list_new(n);
+        for (i = 0; i < n; i++) {
+                rd_kafka_message_t *m = batch[i];
+                const char *k         = m->key ? (const char *)m->key : "";
+                size_t kl             = m->key ? m->key_len : 0, b = kl;
+                long id               = -1;
+                while (b > 0 && k[b - 1] != '-')
+                        b--;
+                if (b > 0 && b < kl) {
+                        char num[32];
+                        size_t nl = kl - b < sizeof(num) - 1 ? kl - b
+                                                             : sizeof(num) - 1;
+                        memcpy(num, k + b, nl);
+                        num[nl] = '\0';
+                        id      = strtol(num, NULL, 10);
+                }
+                fprintf(out, "%ld %d %" PRId64 " %.*s %" PRId64 "\n", id,
+                        (int)m->partition, m->offset,
+                        (int)(b > 0 ? b - 1 : kl), k, now);
+                rd_kafka_topic_partition_list_add(
+                    store, rd_kafka_topic_name(m->rkt), m->partition)
+                    ->offset = m->offset + 1;
+        }
+        fflush(out);
+        (*consumed) += n;
+        /* A partition revoked meanwhile refuses the store: harmless, its new
+         * owner re-reads from the committed offset. */
+        rd_kafka_offsets_store(rk, store);
+        rd_kafka_topic_partition_list_destroy(store);
+        for (i = 0; i < n; i++)
+                rd_kafka_message_destroy(batch[i]);
+}
+
+static int cmd_consume(const opts_t *o) {
+        static rd_kafka_message_t *batch[BATCH_MAX];
+        rd_kafka_conf_t *conf;
+        rd_kafka_t *rk;
+        rd_kafka_topic_partition_list_t *sub;
+        char errstr[512], session[32], heartbeat[32], path[4096], last[4096];
+        FILE *out, *af;
+        long consumed = 0, errors = 0;
+        int n         = 0;
+        int64_t last_track = 0;
+        bp_stats_t stats;
+
+        if (!o->bucket || !o->group || !o->out)
+                die("--bucket, --group and --out are required");
+        if (!(out = fopen(o->out, "w")))
+                die("%s: %s", o->out, strerror(errno));
+        snprintf(path, sizeof(path), "%s.assign", o->out);
+        if (!(af = fopen(path, "w")))
+                die("%s: %s", path, strerror(errno));
+        snprintf(session, sizeof(session), "%ld", o->session_ms);
+        snprintf(heartbeat, sizeof(heartbeat), "%ld",
+                 o->session_ms / 6 > 100 ? o->session_ms / 6 : 100);
+
+        conf = bucket_conf(o, o->bucket);
+        set(conf, "group.id", o->group);
+        set(conf, "auto.offset.reset", o->reset);
+        set(conf, "enable.auto.offset.store", "false");
+        set(conf, "auto.commit.interval.ms", "1000");
+        set(conf, "session.timeout.ms", session);
+        set(conf, "heartbeat.interval.ms", heartbeat);
+        if (!(rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr,
+                                sizeof(errstr))))
+                die("rd_kafka_new: %s", errstr);
+        rd_kafka_poll_set_consumer(rk);
+        sub = rd_kafka_topic_partition_list_new(1);
+        rd_kafka_topic_partition_list_add(sub, o->topic, RD_KAFKA_PARTITION_UA);
+        if (rd_kafka_subscribe(rk, sub))
+                die("subscribe failed");
+        rd_kafka_topic_partition_list_destroy(sub);
+        install_signals();
+        last[0] = '\0';
+
+        while (!stop_requested) {
+                rd_kafka_message_t *m =
+                    rd_kafka_consumer_poll(rk, n ? 0 : 100);
+                if (m && m->err) {
+                        if (m->err != RD_KAFKA_RESP_ERR__PARTITION_EOF &&
+                            errors++ < 50)
+                                fprintf(stderr, "%" PRId64 " consume: %s\n",
+                                        wall_ms(), rd_kafka_message_errstr(m));
+                        rd_kafka_message_destroy(m);
+                        m = NULL;
+                } else if (m) {
+                        batch[n++] = m;
+                }
+                if (!m || n == BATCH_MAX) {
+                        write_batch(rk, out, batch, n, &consumed);
+                        n = 0;
+                }
+                if (mono_ns() - last_track > 100000000LL) {
+                        track_assignment(rk, af, last, sizeof(last));
+                        last_track = mono_ns();
+                }
+        }
+        write_batch(rk, out, batch, n, &consumed);
+        memset(&stats, 0, sizeof(stats));
+        bp_stats(rk, &stats);
+        rd_kafka_consumer_close(rk);
+        fprintf(af, "%" PRId64 " closed\n", wall_ms());
+        printf("consumed %ld errors %ld foreign %" PRIu64 "\n", consumed,
+               errors, stats.foreign);
+        rd_kafka_destroy(rk);
+        fclose(out);
+        fclose(af);
+        return 0;
+}
+
+/* --- admin --------------------------------------------------------------- */
+
+static rd_kafka_t *admin_client(const opts_t *o) {
+        rd_kafka_conf_t *conf = rd_kafka_conf_new();
+        char errstr[512];
+        rd_kafka_t *rk;
+        set(conf, "bootstrap.servers", o->bootstrap);
+        rd_kafka_conf_set_error_cb(conf, on_error);
+        if (!(rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr,
+                                sizeof(errstr))))
+                die("rd_kafka_new: %s", errstr);
+        return rk;
+}
+
+static rd_kafka_event_t *admin_wait(rd_kafka_queue_t *q,
+                                    rd_kafka_event_type_t type) {
+        rd_kafka_event_t *ev = rd_kafka_queue_poll(q, 60000);
+        if (!ev)
+                die("admin request timed out");
+        if (rd_kafka_event_type(ev) != type)
+                die("unexpected admin event %s: %s", rd_kafka_event_name(ev),
+                    rd_kafka_event_error_string(ev));
+        if (rd_kafka_event_error(ev))
+                die("admin request failed: %s",
+                    rd_kafka_event_error_string(ev));
+        return ev;
+}
+
+static void check_topic_results(const rd_kafka_topic_result_t **res,
+                                size_t cnt) {
+        size_t i;
+        for (i = 0; i < cnt; i++)
+                if (rd_kafka_topic_result_error(res[i]))
+                        die("topic %s: %s", rd_kafka_topic_result_name(res[i]),
+                            rd_kafka_topic_result_error_string(res[i]));
+}
+
+/* Metadata of \p topic; NULL when not available. */
+static const rd_kafka_metadata_topic_t *
+topic_metadata(rd_kafka_t *rk, const char *topic,
+               const struct rd_kafka_metadata **mdp) {
+        rd_kafka_topic_t *rkt = rd_kafka_topic_new(rk, topic, NULL);
+        const rd_kafka_metadata_topic_t *t = NULL;
+        *mdp = NULL;
+        if (rd_kafka_metadata(rk, 0, rkt, mdp, 5000) == 0 &&
+            (*mdp)->topic_cnt == 1 && !(*mdp)->topics[0].err)
+                t = &(*mdp)->topics[0];
+        rd_kafka_topic_destroy(rkt);
+        return t;
+}
+
+/* Until the topic has \p partitions partitions, each with a leader. */
+static void wait_partitions(rd_kafka_t *rk, const char *topic,
+                            long partitions) {
+        int64_t deadline = mono_ns() + 60000000000LL;
+        while (mono_ns() < deadline) {
+                const struct rd_kafka_metadata *md;
+                const rd_kafka_metadata_topic_t *t =
+                    topic_metadata(rk, topic, &md);
+                int ok = t && t->partition_cnt == partitions, i;
+                for (i = 0; ok && i < t->partition_cnt; i++)
+                        ok = t->partitions[i].leader >= 0 &&
+                             !t->partitions[i].err;
+                if (md)
+                        rd_kafka_metadata_destroy(md);
+                if (ok)
+                        return;
+                sleep_ms(200);
+        }
+        die("topic %s did not reach %ld partitions with leaders", topic,
+            partitions);
+}
+
+static int cmd_admin(const char *what, const opts_t *o) {
+        rd_kafka_t *rk        = admin_client(o);
+        rd_kafka_queue_t *q   = rd_kafka_queue_new(rk);
+        rd_kafka_event_t *ev  = NULL;
+        const rd_kafka_topic_result_t **tres;
+        char errstr[512];
+        size_t cnt = 0;
+
+        if (!strcmp(what, "create")) {
+                rd_kafka_NewTopic_t *nt = rd_kafka_NewTopic_new(
+                    o->topic, (int)o->partitions, (int)o->rf, errstr,
+                    sizeof(errstr));
+                if (!nt)
+                        die("NewTopic: %s", errstr);
+                rd_kafka_CreateTopics(rk, &nt, 1, NULL, q);
+                ev = admin_wait(q, RD_KAFKA_EVENT_CREATETOPICS_RESULT);
+                tres = rd_kafka_CreateTopics_result_topics(
+                    rd_kafka_event_CreateTopics_result(ev), &cnt);
+                check_topic_results(tres, cnt);
+                rd_kafka_NewTopic_destroy(nt);
+                wait_partitions(rk, o->topic, o->partitions);
+        } else if (!strcmp(what, "grow")) {
+                rd_kafka_NewPartitions_t *np = rd_kafka_NewPartitions_new(
+                    o->topic, (size_t)o->partitions, errstr, sizeof(errstr));
+                int64_t acked;
+                if (!np)
+                        die("NewPartitions: %s", errstr);
+                rd_kafka_CreatePartitions(rk, &np, 1, NULL, q);
+                ev = admin_wait(q, RD_KAFKA_EVENT_CREATEPARTITIONS_RESULT);
+                acked = wall_ms();
+                tres = rd_kafka_CreatePartitions_result_topics(
+                    rd_kafka_event_CreatePartitions_result(ev), &cnt);
+                check_topic_results(tres, cnt);
+                rd_kafka_NewPartitions_destroy(np);
+                printf("%" PRId64 "\n", acked);
+        } else if (!strcmp(what, "leader")) {
+                const struct rd_kafka_metadata *md;
+                const rd_kafka_metadata_topic_t *t =
+                    topic_metadata(rk, o->topic, &md);
+                if (!t || o->partition < 0 ||
+                    o->partition >= t->partition_cnt)
+                        die("no metadata for %s [%ld]", o->topic,
+                            o->partition);
+                printf("%d\n", (int)t->partitions[o->partition].leader);
+                rd_kafka_metadata_destroy(md);
+        } else if (!strcmp(what, "lag")) {
+                const struct rd_kafka_metadata *md;
+                const rd_kafka_metadata_topic_t *t =
+                    topic_metadata(rk, o->topic, &md);
+                rd_kafka_topic_partition_list_t *parts;
+                rd_kafka_ListConsumerGroupOffsets_t *req;
+                const rd_kafka_group_result_t **groups;
+                const rd_kafka_topic_partition_list_t *got;
+                int64_t lo, hi;
+                int i;
+                if (!t || !o->group)
+                        die("lag: no metadata for %s, or no --group",
+                            o->topic);
+                parts = rd_kafka_topic_partition_list_new(t->partition_cnt);
+                for (i = 0; i < t->partition_cnt; i++)
+                        rd_kafka_topic_partition_list_add(parts, o->topic, i);
+                req = rd_kafka_ListConsumerGroupOffsets_new(o->group, parts);
+                rd_kafka_ListConsumerGroupOffsets(rk, &req, 1, NULL, q);
+                ev = admin_wait(q,
+                                RD_KAFKA_EVENT_LISTCONSUMERGROUPOFFSETS_RESULT);
+                groups = rd_kafka_ListConsumerGroupOffsets_result_groups(
+                    rd_kafka_event_ListConsumerGroupOffsets_result(ev), &cnt);
+                if (cnt != 1 || rd_kafka_group_result_error(groups[0]))
+                        die("lag: cannot read offsets of group %s", o->group);
+                got = rd_kafka_group_result_partitions(groups[0]);
+                for (i = 0; got && i < got->cnt; i++) {
+                        if (got->elems[i].offset < 0)
+                                continue; /* never committed */
+                        if (rd_kafka_query_watermark_offsets(
+                                rk, o->topic, got->elems[i].partition, &lo,
+                                &hi, 5000))
+                                die("lag: watermarks of %s [%d]", o->topic,
+                                    got->elems[i].partition);
+                        printf("%d %" PRId64 " %" PRId64 "\n",
+                               got->elems[i].partition, got->elems[i].offset,
+                               hi);
+                }
+                rd_kafka_ListConsumerGroupOffsets_destroy(req);
+                rd_kafka_topic_partition_list_destroy(parts);
+                rd_kafka_metadata_destroy(md);
+        } else {
+                die("unknown admin command \"%s\"", what);
+        }
+        if (ev)
+                rd_kafka_event_destroy(ev);
+        rd_kafka_queue_destroy(q);
+        rd_kafka_destroy(rk);
+        return 0;
+}
+
+int main(int argc, char **argv) {
+        opts_t o;
+        setvbuf(stdout, NULL, _IOLBF, 0);
+        if (argc >= 2 && !strcmp(argv[1], "produce")) {
+                parse_opts(&o, argc - 2, argv + 2);
+                return cmd_produce(&o);
+        }
+        if (argc >= 2 && !strcmp(argv[1], "consume")) {
+                parse_opts(&o, argc - 2, argv + 2);
+                return cmd_consume(&o);
+        }
+        if (argc >= 3 && !strcmp(argv[1], "admin")) {
+                parse_opts(&o, argc - 3, argv + 3);
+                return cmd_admin(argv[2], &o);
+        }
+        fprintf(stderr, "usage: bp-broker-client produce|consume|admin ... "
+                        "(see the comment at the top of "
+                        "tests/broker/bp_broker_client.c)\n");
+        return 2;
+}

@@ -1,0 +1,933 @@
+#!/usr/bin/env python3
+"""broker_suite.py - end-to-end and fault scenarios of bucket-priority
+against a real Apache Kafka (ctest label "broker").
+
+Each scenario starts producers and consumers as separate processes
+(bp-broker-client: C, librdkafka, the plugin loaded by plugin.library.paths),
+accounts for every record by id from their output files, and fails unless
+no delivered record is lost. Duplicates are counted and reported. Figures
+(lost, duplicates, growth and takeover times) are printed at the end and
+kept in WORKDIR/<scenario>/report.txt and figures.json, next to every
+process's output (*.dr, *.read, *.read.assign, *.log) for diagnosis.
+
+  buckets            three buckets, 100 000 keyed records, 2 consumer
+                     processes per bucket: every record read by its bucket
+  growth_stable      6 -> 12 -> 24 partitions while producing and consuming,
+  growth_contiguous  consumers with auto.offset.reset=latest: time until
+                     every new partition is written and read by its bucket
+  consumer_kill      SIGKILL one consumer of two buckets mid-stream
+  broker_restart     single-node cluster of its own, broker killed
+                     (SIGKILL) and restarted, then stopped (SIGTERM) and
+                     restarted, idempotent producer with acks=all
+  failover           3-node cluster of its own, RF 3: the leader of a
+                     critical-bucket partition killed, then restarted
+
+Scenarios 1-3 use the broker named by BP_BROKER_BOOTSTRAP; 4 and 5 start
+their own clusters with kafka.sh (in WORKDIR) and stop them at the end. All
+exit 77 (ctest: skipped) when BP_BROKER_BOOTSTRAP is not set.
+
+Only the Python standard library is used (Debian's /usr/bin/python3).
+"""
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+SKIP = 77
+BUCKETS = ["critical", "normal", "bulk"]
+ALLOCATION = "20%, 30%, 50%"
+GROWTH_TARGET_S = 15.0
+
+T_START = time.time()
+
+
+def log(msg):
+    print("[%6.1fs] %s" % (time.time() - T_START, msg), flush=True)
+
+
+def now_ms():
+    return int(time.time() * 1000)
+
+
+class Failure(Exception):
+    pass
+
+
+# ----------------------------------------------------------------- files --
+
+class Tail:
+    """Reads the complete lines appended to a file since the last call."""
+
+    def __init__(self, path):
+        self.path = path
+        self.pos = 0
+        self.partial = b""
+
+    def lines(self):
+        try:
+            with open(self.path, "rb") as f:
+                f.seek(self.pos)
+                data = f.read()
+        except FileNotFoundError:
+            return []
+        self.pos += len(data)
+        data = self.partial + data
+        parts = data.split(b"\n")
+        self.partial = parts.pop()
+        return [p.decode("utf-8", "replace") for p in parts if p]
+
+
+# ------------------------------------------------------------- processes --
+
+ALL_PROCS = []
+
+
+class Proc:
+    """A child process with its stdout (summary) and stderr (log) in files."""
+
+    def __init__(self, env, name, args):
+        self.name = name
+        self.base = os.path.join(env.workdir, name)
+        self.summary_path = self.base + ".summary"
+        self.log_path = self.base + ".log"
+        with open(self.summary_path, "wb") as so, open(self.log_path, "wb") as se:
+            self.p = subprocess.Popen(args, stdout=so, stderr=se,
+                                      stdin=subprocess.DEVNULL)
+        self.killed = False
+        ALL_PROCS.append(self)
+
+    def alive(self):
+        return self.p.poll() is None
+
+    def stop(self, timeout=60):
+        """SIGTERM, wait; SIGKILL if it does not exit. Returns exit code."""
+        if self.alive():
+            self.p.send_signal(signal.SIGTERM)
+        try:
+            return self.p.wait(timeout)
+        except subprocess.TimeoutExpired:
+            log("%s did not stop within %ds; SIGKILL" % (self.name, timeout))
+            self.p.kill()
+            self.p.wait()
+            raise Failure("%s did not stop on SIGTERM" % self.name)
+
+    def kill(self):
+        self.killed = True
+        self.p.kill()
+        self.p.wait()
+
+    def summary(self):
+        with open(self.summary_path) as f:
+            return f.read().strip()
+
+    def summary_fields(self):
+        """'a 1 b 2' -> {'a': '1', 'b': '2'}"""
+        w = self.summary().split()
+        return dict(zip(w[0::2], w[1::2]))
+
+
+class Env:
+    def __init__(self, a, bootstrap):
+        self.client = a.client
+        self.plugin = a.plugin
+        self.layout_bin = a.layout_bin
+        self.kafka_sh = a.kafka_sh
+        self.workdir = a.workdir
+        self.bootstrap = bootstrap
+        self.layouts = {}
+
+    def common(self, topic, layout, bootstrap=None):
+        return ["--bootstrap", bootstrap or self.bootstrap,
+                "--plugin", self.plugin, "--topic", topic,
+                "--buckets", ", ".join(BUCKETS), "--allocation", ALLOCATION,
+                "--layout", layout]
+
+    def layout(self, layout, partitions):
+        """{bucket: [partitions]} from bp-layout --json."""
+        key = (layout, partitions)
+        if key not in self.layouts:
+            out = subprocess.run(
+                [self.layout_bin, "--buckets", ", ".join(BUCKETS),
+                 "--allocation", ALLOCATION, "--partitions", str(partitions),
+                 "--layout", layout, "--json"],
+                check=True, capture_output=True, text=True).stdout
+            self.layouts[key] = {b["name"]: list(b["partitions"])
+                                 for b in json.loads(out)["buckets"]}
+        return self.layouts[key]
+
+    def owner(self, layout, partitions, p):
+        for b, parts in self.layout(layout, partitions).items():
+            if p in parts:
+                return b
+        return None
+
+    def admin(self, what, bootstrap=None, **kw):
+        args = [self.client, "admin", what, "--bootstrap",
+                bootstrap or self.bootstrap]
+        for k, v in kw.items():
+            args += ["--" + k, str(v)]
+        r = subprocess.run(args, capture_output=True, text=True, timeout=120)
+        if r.returncode:
+            raise Failure("admin %s failed: %s" % (what, r.stderr.strip()))
+        return r.stdout.strip()
+
+    def kafka(self, *args, timeout=180):
+        r = subprocess.run([self.kafka_sh] + list(args), capture_output=True,
+                           text=True, timeout=timeout)
+        if r.returncode:
+            raise Failure("kafka.sh %s failed:\n%s" % (" ".join(args),
+                                                       r.stderr[-3000:]))
+        return r.stdout.strip()
+
+
+class Producer(Proc):
+    def __init__(self, env, name, topic, layout, start=0, count=None,
+                 rate=None, extra=(), bootstrap=None):
+        self.out = os.path.join(env.workdir, name + ".dr")
+        args = [env.client, "produce"] + env.common(topic, layout, bootstrap)
+        args += ["--out", self.out, "--start", str(start)]
+        if count:
+            args += ["--count", str(count)]
+        if rate:
+            args += ["--rate", str(rate)]
+        for x in extra:
+            args += ["-X", x]
+        super().__init__(env, name, args)
+        self.tail = Tail(self.out)
+
+
+class Consumer(Proc):
+    def __init__(self, env, name, topic, layout, bucket, group,
+                 reset="earliest", session_ms=6000, extra=(), bootstrap=None):
+        self.bucket = bucket
+        self.out = os.path.join(env.workdir, name + ".read")
+        args = [env.client, "consume"] + env.common(topic, layout, bootstrap)
+        args += ["--bucket", bucket, "--group", group, "--out", self.out,
+                 "--reset", reset, "--session-ms", str(session_ms)]
+        if os.environ.get("BP_BROKER_CONSUMER_DEBUG"):   # e.g. cgrp,topic
+            extra = list(extra) + ["debug=" +
+                                   os.environ["BP_BROKER_CONSUMER_DEBUG"]]
+        for x in extra:
+            args += ["-X", x]
+        super().__init__(env, name, args)
+        self.tail = Tail(self.out)
+        self.assign_tail = Tail(self.out + ".assign")
+        self.assignments = []        # [(ms, frozenset)]
+        self.current = frozenset()
+
+    def update_assignment(self):
+        for line in self.assign_tail.lines():
+            ms, parts = line.split(" ", 1)
+            s = frozenset() if parts in ("-", "closed") else \
+                frozenset(int(x) for x in parts.split(","))
+            self.assignments.append((int(ms), s))
+            self.current = s
+        if not self.alive():
+            self.current = frozenset()
+        return self.current
+
+    def first_assigned_ms(self, p, after_ms):
+        """When this consumer was first assigned partition p after a time."""
+        for ms, s in self.assignments:
+            if ms >= after_ms and p in s:
+                return ms
+        return None
+
+
+# ---------------------------------------------------------------- ledger --
+
+class Ledger:
+    """Every delivered and every read record, by id."""
+
+    def __init__(self, producers, consumers):
+        self.producers = producers
+        self.consumers = consumers
+        self.delivered = {}      # id -> (partition, ms)
+        self.dr_dup = 0          # delivery reports twice for one id
+        self.reads = {}          # id -> [(consumer, partition, offset, key bucket, ms)]
+        self.pending = set()     # delivered, not read yet
+        self.first_dr = {}       # partition -> ms of the first delivery report
+        self.first_dr_by = {}    # producer name -> {partition: ms}
+        self.drs = []            # (ms, partition) in file order
+        self.read_ms = {}        # (partition, consumer bucket) -> [ms]
+
+    def add_consumer(self, c):
+        self.consumers.append(c)
+
+    def update(self):
+        for pr in self.producers:
+            for line in pr.tail.lines():
+                i, p, _off, ms = (int(x) for x in line.split())
+                if i in self.delivered:
+                    self.dr_dup += 1
+                    continue
+                self.delivered[i] = (p, ms)
+                self.drs.append((ms, p))
+                if p not in self.first_dr:
+                    self.first_dr[p] = ms
+                self.first_dr_by.setdefault(pr.name, {}).setdefault(p, ms)
+                if i not in self.reads:
+                    self.pending.add(i)
+        for c in self.consumers:
+            for line in c.tail.lines():
+                w = line.split()
+                i, p, off, kb, ms = int(w[0]), int(w[1]), int(w[2]), w[3], int(w[4])
+                self.reads.setdefault(i, []).append((c, p, off, kb, ms))
+                self.read_ms.setdefault((p, c.bucket), []).append(ms)
+                self.pending.discard(i)
+            c.update_assignment()
+
+    def first_read(self, p, bucket, after_ms):
+        """ms of the first read of partition p by a consumer of bucket at
+        or after after_ms, or None."""
+        return min((ms for ms in self.read_ms.get((p, bucket), ())
+                    if ms >= after_ms), default=None)
+
+    def duplicates(self):
+        extra = sum(len(v) - 1 for v in self.reads.values() if len(v) > 1)
+        ids = sum(1 for v in self.reads.values() if len(v) > 1)
+        return extra, ids
+
+    def wait_all_read(self, timeout):
+        """Until every delivered record has been read."""
+        deadline = time.time() + timeout
+        while True:
+            self.update()
+            if not self.pending:
+                return True
+            if time.time() > deadline:
+                return False
+            time.sleep(0.5)
+
+
+def wait_until(what, timeout, cond, interval=0.25):
+    deadline = time.time() + timeout
+    while True:
+        r = cond()
+        if r:
+            return r
+        if time.time() > deadline:
+            raise Failure("timed out after %ds waiting for %s" % (timeout, what))
+        time.sleep(interval)
+
+
+def groups_settled(env, ledger, consumers, layout, partitions):
+    """Every bucket's live consumers hold exactly its partitions, disjoint,
+    within one partition of each other."""
+    ledger.update()
+    want = env.layout(layout, partitions)
+    for b in BUCKETS:
+        live = [c for c in consumers if c.bucket == b and c.alive()]
+        sets = [c.current for c in live]
+        union = frozenset().union(*sets) if sets else frozenset()
+        if union != frozenset(want[b]) or sum(len(s) for s in sets) != len(union):
+            return False
+        sizes = [len(s) for s in sets]
+        if max(sizes) - min(sizes) > 1:
+            return False
+    return True
+
+
+# ----------------------------------------------------------------- checks --
+
+class Report:
+    def __init__(self, scenario):
+        self.scenario = scenario
+        self.lines = []
+        self.errors = []
+        self.figures = {"scenario": scenario}
+
+    def add(self, text, **figures):
+        self.lines.append(text)
+        self.figures.update(figures)
+        log(text)
+
+    def error(self, text):
+        self.errors.append(text)
+        log("ERROR: " + text)
+
+
+def verify(env, ledger, report, layout, counts, allow_moves=False,
+           foreign_ok=False):
+    """Zero lost, no failed delivery, every record routed to and read by its
+    bucket. counts: the partition counts the topic had. allow_moves: a
+    record may be read by another bucket when its partition moved between
+    the two buckets (contiguous layout, topic grew)."""
+    ledger.update()
+    for pr in ledger.producers:
+        f = pr.summary_fields()
+        if pr.p.returncode != 0 or f.get("failed") != "0" or \
+                f.get("enqueue_failed") != "0" or f.get("fatal") != "none":
+            report.error("producer %s: exit %s, summary \"%s\" (log %s)"
+                         % (pr.name, pr.p.returncode, pr.summary(), pr.log_path))
+    lost = sorted(ledger.pending)
+    unexpected = sorted(i for i in ledger.reads if i not in ledger.delivered)
+    extra, dup_ids = ledger.duplicates()
+    owners = [{p: b for b, ps in env.layout(layout, n).items() for p in ps}
+              for n in counts]
+
+    def explained(p, a, b):
+        """partition p belonged to bucket a under one count and to b under
+        another."""
+        seen = set(o.get(p) for o in owners)
+        return a in seen and b in seen
+
+    misrouted = 0            # delivered to a partition not of its bucket
+    for i, (p, _ms) in ledger.delivered.items():
+        kb = BUCKETS[i % len(BUCKETS)]
+        if not any(o.get(p) == kb for o in owners):
+            misrouted += 1
+    wrong_bucket = moved_reads = wrong_partition = 0
+    per_bucket = {b: 0 for b in BUCKETS}
+    for i, rs in ledger.reads.items():
+        for c, p, _off, kb, _ms in rs:
+            per_bucket[c.bucket] += 1
+            if not any(o.get(p) == c.bucket for o in owners):
+                wrong_partition += 1
+            if kb != c.bucket:
+                if allow_moves and explained(p, kb, c.bucket):
+                    moved_reads += 1
+                else:
+                    wrong_bucket += 1
+    foreign = 0
+    for c in ledger.consumers:
+        if not c.killed:
+            foreign += int(c.summary_fields().get("foreign", "0"))
+    report.add("records delivered %d, distinct read %d, lost %d, "
+               "duplicates %d (ids read more than once: %d)"
+               % (len(ledger.delivered), len(ledger.reads), len(lost), extra,
+                  dup_ids),
+               delivered=len(ledger.delivered), lost=len(lost),
+               duplicates=extra, duplicate_ids=dup_ids)
+    report.add("reads per consumer bucket: " +
+               ", ".join("%s %d" % (b, per_bucket[b]) for b in BUCKETS))
+    report.add("misrouted deliveries %d, reads by another bucket %d, reads "
+               "outside the consumer's partitions %d, plugin 'foreign' "
+               "count %d%s"
+               % (misrouted, wrong_bucket, wrong_partition, foreign,
+                  ", reads by the new owner of a moved partition %d"
+                  % moved_reads if allow_moves else ""),
+               misrouted=misrouted, wrong_bucket=wrong_bucket,
+               wrong_partition=wrong_partition, foreign=foreign,
+               moved_reads=moved_reads)
+    if lost:
+        by_p = {}
+        for i in lost:
+            by_p.setdefault(ledger.delivered[i][0], []).append(i)
+        report.error("%d records lost, by partition: %s; e.g. ids %s"
+                     % (len(lost), {p: len(v) for p, v in sorted(by_p.items())},
+                        lost[:10]))
+    if unexpected:
+        report.error("%d records read that were never delivered, e.g. %s"
+                     % (len(unexpected), unexpected[:10]))
+    if ledger.dr_dup:
+        report.error("%d ids had two delivery reports" % ledger.dr_dup)
+    if misrouted:
+        report.error("%d records delivered outside their bucket" % misrouted)
+    if wrong_bucket:
+        report.error("%d records read by a consumer of another bucket"
+                     % wrong_bucket)
+    if wrong_partition:
+        report.error("%d reads from partitions outside the consumer's bucket"
+                     % wrong_partition)
+    if foreign and not foreign_ok:
+        report.error("the plugin's safety net counted %d foreign records"
+                     % foreign)
+
+
+def stop_all(procs):
+    for pr in procs:
+        if pr.alive():
+            pr.p.send_signal(signal.SIGTERM)
+    for pr in procs:
+        if not pr.killed:
+            pr.stop(60)
+
+
+def start_consumers(env, ledger, topic, layout, group, per_bucket, **kw):
+    cs = []
+    for b in BUCKETS:
+        for k in range(per_bucket.get(b, 1) if isinstance(per_bucket, dict)
+                       else per_bucket):
+            c = Consumer(env, "consumer-%s-%d" % (b, k + 1), topic, layout, b,
+                         group, **kw)
+            cs.append(c)
+            ledger.add_consumer(c)
+    return cs
+
+
+def settle(env, ledger, consumers, layout, partitions, report, what="groups"):
+    t0 = time.time()
+    wait_until("%s to settle at %d partitions" % (what, partitions), 90,
+               lambda: groups_settled(env, ledger, consumers, layout,
+                                      partitions))
+    log("%s settled at %d partitions in %.1f s: %s" % (
+        what, partitions, time.time() - t0,
+        "; ".join("%s %s" % (c.name, sorted(c.current)) for c in consumers
+                  if c.alive())))
+
+
+def drain_and_stop(ledger, producers, consumers, report, timeout=90):
+    for pr in producers:
+        rc = pr.stop(330)
+        log("%s stopped (exit %d): %s" % (pr.name, rc, pr.summary()))
+    t0 = time.time()
+    ok = ledger.wait_all_read(timeout)
+    log("all delivered records read in %.1f s after the producer stopped"
+        % (time.time() - t0) if ok else
+        "%d records still unread after %ds" % (len(ledger.pending), timeout))
+    time.sleep(1.0)   # late duplicates, if any, show up in the count
+    stop_all(consumers)
+    ledger.update()
+    for c in consumers:
+        if not c.killed:
+            log("%s: %s" % (c.name, c.summary()))
+
+
+def check_lag(env, report, topic, group, layout, partitions, bootstrap=None):
+    """After the consumers closed, every bucket group's committed offsets
+    are at the end of its bucket's partitions (lag 0 in the standard
+    tools). Offsets a group committed for partitions that later moved to
+    another bucket (contiguous layout) stay behind: reported, not failed."""
+    lags, stale = [], []
+    want = env.layout(layout, partitions)
+    for b in BUCKETS:
+        g = "%s.%s" % (group, b)
+        lag = stale_lag = 0
+        stale_parts = []
+        for line in env.admin("lag", bootstrap=bootstrap, topic=topic,
+                              group=g).splitlines():
+            p, committed, end = (int(x) for x in line.split())
+            if p in want[b]:
+                lag += end - committed
+            else:
+                stale_lag += end - committed
+                stale_parts.append(p)
+        lags.append("%s %d" % (g, lag))
+        if lag:
+            report.error("group %s ends with lag %d on its own partitions"
+                         % (g, lag))
+        if stale_parts:
+            stale.append("%s: %d on partitions %s" % (g, stale_lag,
+                                                      sorted(stale_parts)))
+    report.add("committed lag per bucket group after close: " + ", ".join(lags))
+    if stale:
+        report.add("stale committed offsets on partitions that moved to "
+                   "another bucket (standard tools show this as lag): "
+                   + "; ".join(stale))
+
+
+# -------------------------------------------------------------- scenarios --
+
+def unique(name):
+    return "bp-%s-%d-%d" % (name.replace("_", "-"), os.getpid(),
+                            int(time.time()) % 100000)
+
+
+def scenario_buckets(env, report):
+    """Three buckets, 100 000 keyed records, two consumer processes per
+    bucket: every record read by a consumer of its own bucket only."""
+    topic, group, layout, parts, n = unique("buckets"), unique("app"), \
+        "contiguous", 12, 100000
+    env.admin("create", topic=topic, partitions=parts)
+    report.add("topic %s: %d partitions, %s layout %s" % (
+        topic, parts, layout, env.layout(layout, parts)))
+    ledger = Ledger([], [])
+    consumers = start_consumers(env, ledger, topic, layout, group, 2)
+    settle(env, ledger, consumers, layout, parts, report)
+    t0 = time.time()
+    pr = Producer(env, "producer", topic, layout, count=n)
+    ledger.producers.append(pr)
+    rc = pr.p.wait(300)
+    t_prod = time.time() - t0
+    log("producer done (exit %d) in %.1f s: %s" % (rc, t_prod, pr.summary()))
+    if not ledger.wait_all_read(120):
+        log("%d records unread after 120 s" % len(ledger.pending))
+    t_all = time.time() - t0
+    report.add("%d records produced in %.1f s, all read %.1f s after the "
+               "first was produced" % (n, t_prod, t_all),
+               produce_s=round(t_prod, 1), consume_s=round(t_all, 1))
+    # Each consumer holds half of its bucket, and only its bucket.
+    held = "; ".join("%s %s" % (c.name, sorted(c.current)) for c in consumers)
+    if not groups_settled(env, ledger, consumers, layout, parts):
+        report.error("assignments at the end are not the bucket layout: "
+                     + held)
+    report.add("assignments at the end: " + held)
+    drain_and_stop(ledger, [], consumers, report)
+    # The groups settled before the first record: every partition is read
+    # by exactly one consumer, of its bucket.
+    readers = {}
+    for rs in ledger.reads.values():
+        for c, p, _o, _kb, _ms in rs:
+            readers.setdefault(p, set()).add(c.name)
+    shared = {p: sorted(v) for p, v in readers.items() if len(v) > 1}
+    if shared:
+        report.error("partitions read by more than one consumer: %s" % shared)
+    report.add("every partition read by exactly one consumer: %s" % (
+        "yes" if not shared else "no"))
+    if len(ledger.delivered) != n:
+        report.error("%d of %d records delivered" % (len(ledger.delivered), n))
+    verify(env, ledger, report, layout, [parts])
+    check_lag(env, report, topic, group, layout, parts)
+
+
+def scenario_growth(env, report, layout):
+    """6 -> 12 -> 24 partitions while producing and consuming; consumers of
+    a brand-new group with auto.offset.reset=latest."""
+    topic, group = unique("growth-" + layout), unique("app")
+    steps = [6, 12, 24]
+    env.admin("create", topic=topic, partitions=steps[0])
+    report.add("topic %s, %s layout, %d partitions: %s"
+               % (topic, layout, steps[0], env.layout(layout, steps[0])))
+    ledger = Ledger([], [])
+    consumers = start_consumers(env, ledger, topic, layout, group, 2,
+                                reset="latest")
+    settle(env, ledger, consumers, layout, steps[0], report)
+    # Two producers: one with the plugin's defaults (metadata refreshed
+    # every 5 s: the "written" figure), one refreshing every second, so that
+    # records reach new partitions before the consumers are assigned them:
+    # the records auto.offset.reset=latest would skip (KAFKA-12261).
+    pr = Producer(env, "producer", topic, layout, rate=600)
+    fast = Producer(env, "producer-fast-refresh", topic, layout, rate=400,
+                    start=10000000,
+                    extra=["topic.metadata.refresh.interval.ms=1000"])
+    ledger.producers += [pr, fast]
+    time.sleep(8)            # every bucket group reads and commits
+    early_total = 0
+    for old, new in zip(steps, steps[1:]):
+        t0 = int(env.admin("grow", topic=topic, partitions=new))
+        new_parts = list(range(old, new))
+        moved = [p for p in range(old) if env.owner(layout, old, p) !=
+                 env.owner(layout, new, p)]
+        log("grew %s to %d partitions (acknowledged at %d); new %s, moved %s"
+            % (topic, new, t0, new_parts, moved))
+
+        def done():
+            ledger.update()
+            return all(p in ledger.first_dr_by.get(pr.name, {}) and
+                       ledger.first_read(p, env.owner(layout, new, p), t0)
+                       for p in new_parts + moved)
+
+        def partial():
+            return ("not yet written: %s; not yet read by their bucket: %s"
+                    % ([p for p in new_parts
+                        if p not in ledger.first_dr_by.get(pr.name, {})],
+                       [p for p in new_parts + moved if not ledger.first_read(
+                           p, env.owner(layout, new, p), t0)]))
+        try:
+            wait_until("new partitions to be written and read", 60, done, 0.5)
+        except Failure:
+            report.error("growth %d->%d %s: %s" % (old, new, layout,
+                                                   partial()))
+            break
+        written = max(ledger.first_dr_by[pr.name][p] for p in new_parts) - t0
+        written_fast = max(ledger.first_dr_by[fast.name][p]
+                           for p in new_parts) - t0
+        read = max(ledger.first_read(p, env.owner(layout, new, p), t0)
+                   for p in new_parts) - t0
+        takeover = (max(ledger.first_read(p, env.owner(layout, new, p), t0)
+                        for p in moved) - t0) if moved else None
+        settle(env, ledger, consumers, layout, new, report)
+        settled = (now_ms() - t0)
+        # Records written to a new partition before the consumer that reads
+        # it was assigned: auto.offset.reset=latest would skip them.
+        early = 0
+        for p in new_parts:
+            owner = env.owner(layout, new, p)
+            ta = min([t for t in (c.first_assigned_ms(p, t0) for c in consumers
+                                  if c.bucket == owner) if t is not None]
+                     or [0])
+            early += sum(1 for ms, dp in ledger.drs if dp == p and ms < ta)
+        key = "growth_%d_%d" % (old, new)
+        report.add("growth %d->%d %s: all new partitions written+read in "
+                   "%.1f s (written in %.1f s, %.1f s by the 1 s-refresh "
+                   "producer; read in %.1f s; target <= %.0f s)%s; %d records "
+                   "reached new partitions before their consumer was "
+                   "assigned (latest would skip them)"
+                   % (old, new, layout, max(read, written) / 1000,
+                      written / 1000, written_fast / 1000,
+                      read / 1000, GROWTH_TARGET_S,
+                      "; moved partitions %s read by their new bucket in "
+                      "%.1f s" % (moved, takeover / 1000) if moved else "",
+                      early),
+                   **{key + "_written_s": written / 1000,
+                      key + "_read_s": read / 1000,
+                      key + "_moved_read_s": takeover and takeover / 1000,
+                      key + "_early_records": early})
+        if read / 1000 > GROWTH_TARGET_S:
+            msg = ("growth %d->%d %s took %.1f s, above the %.0f s target"
+                   % (old, new, layout, read / 1000, GROWTH_TARGET_S))
+            if os.environ.get("BP_BROKER_STRICT_TIMING", "1") == "1":
+                report.error(msg)
+            else:
+                log("WARNING: " + msg)
+        early_total += early
+        time.sleep(max(0.0, 5 - (now_ms() - t0 - settled) / 1000))
+    if not early_total and not report.errors:
+        log("WARNING: no record reached a new partition before its consumer "
+            "was assigned in this run, so the start-offset rule for new "
+            "partitions (docs/consumer.md, rule 3) was not exercised")
+    time.sleep(5)
+    drain_and_stop(ledger, [pr, fast], consumers, report)
+    verify(env, ledger, report, layout, steps,
+           allow_moves=(layout == "contiguous"),
+           foreign_ok=(layout == "contiguous"))
+    check_lag(env, report, topic, group, layout, steps[-1])
+
+
+def scenario_consumer_kill(env, report):
+    """SIGKILL one consumer of the critical and one of the bulk bucket
+    mid-stream: the other consumer of each bucket takes its partitions."""
+    topic, group, layout, parts = unique("kill"), unique("app"), "stable", 12
+    env.admin("create", topic=topic, partitions=parts)
+    report.add("topic %s, %s layout, %d partitions: %s"
+               % (topic, layout, parts, env.layout(layout, parts)))
+    ledger = Ledger([], [])
+    consumers = start_consumers(env, ledger, topic, layout, group, 2,
+                                session_ms=6000)
+    settle(env, ledger, consumers, layout, parts, report)
+    pr = Producer(env, "producer", topic, layout, rate=1000)
+    ledger.producers.append(pr)
+    time.sleep(6)
+    victims = [c for c in consumers if c.name in ("consumer-critical-1",
+                                                   "consumer-bulk-1")]
+    held = {c.name: sorted(c.current) for c in victims}
+    t_kill = now_ms()
+    for c in victims:
+        c.kill()
+    log("SIGKILLed %s" % held)
+    for v in victims:
+        survivor = [c for c in consumers if c.bucket == v.bucket
+                    and c is not v][0]
+        want = frozenset(env.layout(layout, parts)[v.bucket])
+
+        def took_over():
+            ledger.update()
+            return survivor.current == want and all(
+                ledger.first_read(p, v.bucket, t_kill) for p in held[v.name])
+        wait_until("%s to take over %s" % (survivor.name, held[v.name]), 60,
+                   took_over, 0.5)
+        t_assign = min(ms for ms, s in survivor.assignments
+                       if ms >= t_kill and s == want) - t_kill
+        t_read = max(ledger.first_read(p, v.bucket, t_kill)
+                     for p in held[v.name]) - t_kill
+        report.add("%s (held %s) killed: %s assigned all of %s's partitions "
+                   "%s after %.1f s, read from the taken-over ones after "
+                   "%.1f s (session.timeout.ms 6000)"
+                   % (v.name, held[v.name], survivor.name, v.bucket,
+                      sorted(want), t_assign / 1000, t_read / 1000),
+                   **{"takeover_%s_assign_s" % v.bucket: t_assign / 1000,
+                      "takeover_%s_read_s" % v.bucket: t_read / 1000})
+    time.sleep(4)
+    settle(env, ledger, consumers, layout, parts, report)
+    drain_and_stop(ledger, [pr], consumers, report)
+    verify(env, ledger, report, layout, [parts])
+    check_lag(env, report, topic, group, layout, parts)
+
+
+class OwnCluster:
+    """A cluster of the scenario's own, stopped whatever happens."""
+
+    def __init__(self, env, nodes):
+        self.env = env
+        self.dir = os.path.join(env.workdir, "cluster%d" % nodes)
+        self.nodes = nodes
+
+    def __enter__(self):
+        # a cluster left in this directory by a run that was killed (e.g. a
+        # ctest timeout: the JVMs are not children of this process)
+        subprocess.run([self.env.kafka_sh, "stop", "--dir", self.dir],
+                       capture_output=True, timeout=120)
+        t0 = time.time()
+        self.bootstrap = self.env.kafka("start", "--nodes", str(self.nodes),
+                                        "--dir", self.dir)
+        log("started a %d-node cluster in %.1f s: %s (logs %s/logs)"
+            % (self.nodes, time.time() - t0, self.bootstrap, self.dir))
+        return self
+
+    def __exit__(self, *exc):
+        try:
+            self.env.kafka("stop", "--dir", self.dir, timeout=120)
+            log("stopped the %d-node cluster" % self.nodes)
+        except Exception as e:     # never mask the scenario's own failure
+            log("stopping the cluster failed: %s" % e)
+        return False
+
+    def kafka(self, *args):
+        return self.env.kafka(*(list(args) + ["--dir", self.dir]))
+
+
+def resumed_after(ledger, t_ms, bucket=None):
+    """True once a record delivered after t_ms has been read (by bucket)."""
+    ledger.update()
+    for i, (_p, ms) in ledger.delivered.items():
+        if ms > t_ms and i in ledger.reads and (
+                bucket is None or BUCKETS[i % len(BUCKETS)] == bucket):
+            return min(r[4] for r in ledger.reads[i])
+    return None
+
+
+def scenario_broker_restart(env, report):
+    """The single broker killed and restarted, then stopped and restarted,
+    with an idempotent acks=all producer and consumers running."""
+    layout, parts = "contiguous", 6
+    with OwnCluster(env, 1) as cl:
+        topic, group = unique("restart"), unique("app")
+        env.admin("create", bootstrap=cl.bootstrap, topic=topic,
+                  partitions=parts)
+        ledger = Ledger([], [])
+        consumers = start_consumers(env, ledger, topic, layout, group, 1,
+                                    bootstrap=cl.bootstrap)
+        settle(env, ledger, consumers, layout, parts, report)
+        pr = Producer(env, "producer", topic, layout, rate=1000,
+                      extra=["enable.idempotence=true", "acks=all"],
+                      bootstrap=cl.bootstrap)
+        ledger.producers.append(pr)
+        time.sleep(5)
+        for how in ("SIGKILL", "SIGTERM"):
+            t_down = now_ms()
+            if how == "SIGKILL":
+                cl.kafka("kill-node", "1")
+            else:
+                cl.kafka("stop")
+            time.sleep(3)
+            cl.kafka("restart-node", "1")
+            t_up = now_ms()
+            if cl.kafka("bootstrap") != cl.bootstrap:
+                raise Failure("the restarted broker has another address")
+            t_res = wait_until("reads to resume", 90,
+                               lambda: resumed_after(ledger, t_up), 0.5)
+            report.add("broker %s at +0 s, back at +%.1f s; records "
+                       "delivered after the restart read %.1f s after it"
+                       % (how, (t_up - t_down) / 1000, (t_res - t_up) / 1000),
+                       **{"restart_%s_down_s" % how: (t_up - t_down) / 1000,
+                          "restart_%s_resume_s" % how: (t_res - t_up) / 1000})
+            time.sleep(5)
+        drain_and_stop(ledger, [pr], consumers, report)
+        verify(env, ledger, report, layout, [parts])
+        check_lag(env, report, topic, group, layout, parts,
+                  bootstrap=cl.bootstrap)
+
+
+def scenario_failover(env, report):
+    """3 nodes, RF 3: the leader of the critical bucket's partition killed
+    while producing and consuming; restarted after."""
+    layout, parts = "contiguous", 6
+    with OwnCluster(env, 3) as cl:
+        topic, group = unique("failover"), unique("app")
+        env.admin("create", bootstrap=cl.bootstrap, topic=topic,
+                  partitions=parts, rf=3)
+        crit = env.layout(layout, parts)["critical"][0]
+        ledger = Ledger([], [])
+        consumers = start_consumers(env, ledger, topic, layout, group,
+                                    {"critical": 2, "normal": 1, "bulk": 1},
+                                    bootstrap=cl.bootstrap)
+        settle(env, ledger, consumers, layout, parts, report)
+        pr = Producer(env, "producer", topic, layout, rate=1000,
+                      extra=["enable.idempotence=true", "acks=all"],
+                      bootstrap=cl.bootstrap)
+        ledger.producers.append(pr)
+        time.sleep(6)
+        leader = int(env.admin("leader", bootstrap=cl.bootstrap, topic=topic,
+                               partition=crit))
+        t_kill = now_ms()
+        cl.kafka("kill-node", str(leader))
+        log("killed node %d, leader of critical partition %d" % (leader, crit))
+        figures = {}
+        for b in BUCKETS:
+            t = wait_until("%s reads to resume" % b, 90,
+                           lambda: resumed_after(ledger, t_kill + 500, b), 0.5)
+            figures[b] = (t - t_kill) / 1000
+        new_leader = int(env.admin("leader", bootstrap=cl.bootstrap,
+                                   topic=topic, partition=crit))
+        report.add("node %d (leader of critical partition %d) SIGKILLed; new "
+                   "leader node %d; records delivered after the kill read "
+                   "again after: %s"
+                   % (leader, crit, new_leader,
+                      ", ".join("%s %.1f s" % (b, figures[b]) for b in BUCKETS)),
+                   killed_node=leader, new_leader=new_leader,
+                   **{"failover_resume_%s_s" % b: figures[b] for b in BUCKETS})
+        if new_leader == leader or new_leader < 0:
+            report.error("partition %d has no new leader" % crit)
+        time.sleep(6)
+        cl.kafka("restart-node", str(leader))
+        t_up = now_ms()
+        wait_until("reads after the restart", 60,
+                   lambda: resumed_after(ledger, t_up + 500, "critical"), 0.5)
+        report.add("node %d restarted; critical records still flowing" % leader)
+        time.sleep(4)
+        drain_and_stop(ledger, [pr], consumers, report)
+        verify(env, ledger, report, layout, [parts])
+        check_lag(env, report, topic, group, layout, parts,
+                  bootstrap=cl.bootstrap)
+
+
+SCENARIOS = {
+    "buckets": scenario_buckets,
+    "growth_stable": lambda e, r: scenario_growth(e, r, "stable"),
+    "growth_contiguous": lambda e, r: scenario_growth(e, r, "contiguous"),
+    "consumer_kill": scenario_consumer_kill,
+    "broker_restart": scenario_broker_restart,
+    "failover": scenario_failover,
+}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("scenario", choices=sorted(SCENARIOS))
+    ap.add_argument("--client", required=True)
+    ap.add_argument("--plugin", required=True)
+    ap.add_argument("--layout-bin", required=True)
+    ap.add_argument("--kafka-sh", required=True)
+    ap.add_argument("--workdir", required=True)
+    a = ap.parse_args()
+
+    bootstrap = os.environ.get("BP_BROKER_BOOTSTRAP")
+    if not bootstrap:
+        print("SKIP: BP_BROKER_BOOTSTRAP is not set (start a broker with "
+              "tests/broker/kafka.sh start)")
+        return SKIP
+    a.workdir = os.path.join(os.path.abspath(a.workdir), a.scenario)
+    os.makedirs(a.workdir, exist_ok=True)
+    for f in os.listdir(a.workdir):
+        path = os.path.join(a.workdir, f)
+        if os.path.isfile(path):
+            os.unlink(path)
+    env = Env(a, bootstrap)
+    report = Report(a.scenario)
+    log("scenario %s, broker %s, files in %s" % (a.scenario, bootstrap,
+                                                 a.workdir))
+    try:
+        SCENARIOS[a.scenario](env, report)
+    except Failure as e:
+        report.error(str(e))
+    except Exception as e:   # a bug of the suite itself: still report it
+        import traceback
+        traceback.print_exc()
+        report.error("%s: %s" % (type(e).__name__, e))
+    finally:
+        # no process of ours outlives the scenario
+        for p in ALL_PROCS:
+            if p.alive():
+                log("killing leftover %s" % p.name)
+                p.kill()
+    report.figures["seconds"] = round(time.time() - T_START, 1)
+    report.figures["passed"] = not report.errors
+    with open(os.path.join(a.workdir, "figures.json"), "w") as f:
+        f.write(json.dumps(report.figures) + "\n")
+    text = "==== broker_%s: %s in %.1f s\n" % (
+        a.scenario, "FAILED" if report.errors else "PASSED",
+        time.time() - T_START)
+    text += "".join("   %s\n" % line for line in report.lines)
+    text += "".join("   ERROR: %s\n" % e for e in report.errors)
+    with open(os.path.join(a.workdir, "report.txt"), "w") as f:
+        f.write(text)
+    print("\n" + text, end="")
+    return 1 if report.errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
