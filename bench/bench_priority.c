@@ -1,0 +1,272 @@
+/*
+ * bench_priority.c - bp-bench-priority: critical end-to-end latency while
+ * a slow consumer drains a bulk backlog, for three designs under the same
+ * load in one run (see bench_priority.h and docs/benchmarks.md).
+ *
+ *   bp-bench-priority [--brokers HOST:PORT] [--svg FILE] [--json FILE]
+ *                     [--rounds N] [--backlog N] [--window S] [--rate R]
+ *                     [--cost-us US] [--partitions P] [--critical-share PCT]
+ *                     [--critical-workers K] [--bulk-workers K]
+ *                     [--designs abc] [--tail-timeout S] [--plugin PATH]
+ *
+ * main: options, the rounds (the order of the designs rotates from round
+ * to round), the outputs and the exit status: 0 when every check passed
+ * and both targets are met, 3 when only a target is missed, 1 when a check
+ * failed (a record lost, failed, read by the other class, or a design that
+ * could not run), 2 on a usage error.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench_priority.h"
+
+/* librdkafka's mock partition keeps at most 5 MiB of record batches
+ * (rdkafka_mock.c); a bulk record of the demo's format takes about 140
+ * bytes there. The check keeps a 10 % margin. */
+#define MOCK_PARTITION_BYTES (0.9 * 5 * 1024 * 1024)
+#define MOCK_RECORD_BYTES 140.0
+
+#ifndef BENCH_PLUGIN_PATH
+#define BENCH_PLUGIN_PATH "libbucketpriority.so"
+#endif
+
+static void usage(FILE *f) {
+        fprintf(f,
+                "usage: bp-bench-priority [options]\n"
+                "\n"
+                "Critical p50/p99 end-to-end latency while a deliberately "
+                "slow consumer\n"
+                "drains a bulk backlog, for (a) one topic and one group, "
+                "(b) bucket\n"
+                "priority (the plugin, loaded by configuration), (c) one "
+                "topic per class.\n"
+                "\n"
+                "  --brokers H:P          a real cluster (default: the "
+                "embedded mock)\n"
+                "  --svg FILE             chart: critical p99 per second, "
+                "per design\n"
+                "  --json FILE            every figure as JSON\n"
+                "  --rounds N             repeat, rotating the order "
+                "(default 1, max %d)\n"
+                "  --backlog N            bulk records written before the "
+                "window (500000)\n"
+                "  --window S             seconds of critical records (30)\n"
+                "  --rate R               critical records per second (50)\n"
+                "  --cost-us US           processing cost of every record "
+                "(500)\n"
+                "  --partitions P         partitions of the topic (24)\n"
+                "  --critical-share PCT   critical allocation in %% (25)\n"
+                "  --critical-workers K   consumers of critical in b, c (1)\n"
+                "  --bulk-workers K       consumers of bulk in b, c (3); "
+                "(a) has both\n"
+                "  --designs abc          which designs run (abc)\n"
+                "  --tail-timeout S       wait for late critical records "
+                "(600)\n"
+                "  --plugin PATH          libbucketpriority.so (default: "
+                "the build's)\n",
+                BPB_MAX_ROUNDS);
+}
+
+static int parse_num(const char *name, const char *s, double lo, double hi,
+                     double *out) {
+        char *end;
+        double v = strtod(s, &end);
+        if (end == s || *end || v < lo || v > hi) {
+                fprintf(stderr,
+                        "bp-bench-priority: %s must be a number in "
+                        "[%g, %g]\n",
+                        name, lo, hi);
+                return -1;
+        }
+        *out = v;
+        return 0;
+}
+
+static int parse(bpb_options_t *o, int argc, char **argv) {
+        static const struct option longopts[] = {
+            {"brokers", required_argument, NULL, 'b'},
+            {"svg", required_argument, NULL, 's'},
+            {"json", required_argument, NULL, 'j'},
+            {"rounds", required_argument, NULL, 'r'},
+            {"backlog", required_argument, NULL, 'n'},
+            {"window", required_argument, NULL, 'w'},
+            {"rate", required_argument, NULL, 'R'},
+            {"cost-us", required_argument, NULL, 'c'},
+            {"partitions", required_argument, NULL, 'p'},
+            {"critical-share", required_argument, NULL, 'S'},
+            {"critical-workers", required_argument, NULL, 'C'},
+            {"bulk-workers", required_argument, NULL, 'B'},
+            {"designs", required_argument, NULL, 'd'},
+            {"tail-timeout", required_argument, NULL, 't'},
+            {"plugin", required_argument, NULL, 'P'},
+            {"help", no_argument, NULL, 'h'},
+            {NULL, 0, NULL, 0}};
+        const char *plugin = getenv("BP_PLUGIN_PATH"), *designs = "abc";
+        double v;
+        int c, i;
+
+        memset(o, 0, sizeof(*o));
+        o->backlog          = 500000;
+        o->window_s         = 30;
+        o->critical_rate    = 50;
+        o->cost_us          = 500;
+        o->partitions       = 24;
+        o->critical_share   = 25;
+        o->critical_workers = 1;
+        o->bulk_workers     = 3;
+        o->tail_timeout_s   = 600;
+        o->drain_timeout_s  = 300;
+        o->rounds           = 1;
+        while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+                switch (c) {
+                case 'b': o->brokers = optarg; break;
+                case 's': o->svg_path = optarg; break;
+                case 'j': o->json_path = optarg; break;
+                case 'P': plugin = optarg; break;
+                case 'd': designs = optarg; break;
+                case 'h': usage(stdout); return 1;
+#define NUM(ch, name, lo, hi, dst)                                            \
+        case ch:                                                              \
+                if (parse_num(name, optarg, lo, hi, &v))                      \
+                        return -1;                                            \
+                dst;                                                          \
+                break;
+                NUM('r', "--rounds", 1, BPB_MAX_ROUNDS, o->rounds = (int)v)
+                NUM('n', "--backlog", 1, 1e8, o->backlog = (long)v)
+                NUM('w', "--window", 1, BPB_MAX_SECONDS, o->window_s = v)
+                NUM('R', "--rate", 0.1, 10000, o->critical_rate = v)
+                NUM('c', "--cost-us", 0, 1e6, o->cost_us = (int64_t)v)
+                NUM('p', "--partitions", 2, 64, o->partitions = (int)v)
+                NUM('S', "--critical-share", 1, 99,
+                    o->critical_share = (int)v)
+                NUM('C', "--critical-workers", 1, BPB_MAX_WORKERS - 1,
+                    o->critical_workers = (int)v)
+                NUM('B', "--bulk-workers", 1, BPB_MAX_WORKERS - 1,
+                    o->bulk_workers = (int)v)
+                NUM('t', "--tail-timeout", 1, 3600, o->tail_timeout_s = v)
+#undef NUM
+                default: usage(stderr); return -1;
+                }
+        }
+        if (optind < argc) {
+                fprintf(stderr, "bp-bench-priority: unexpected argument "
+                                "\"%s\"\n",
+                        argv[optind]);
+                return -1;
+        }
+        if (o->critical_workers + o->bulk_workers > BPB_MAX_WORKERS) {
+                fprintf(stderr, "bp-bench-priority: at most %d workers\n",
+                        BPB_MAX_WORKERS);
+                return -1;
+        }
+        for (i = 0; designs[i]; i++) {
+                if (designs[i] < 'a' || designs[i] >= 'a' + BPB_DESIGNS) {
+                        fprintf(stderr, "bp-bench-priority: --designs takes "
+                                        "letters among a, b, c\n");
+                        return -1;
+                }
+                o->designs[designs[i] - 'a'] = 1;
+        }
+        /* The critical bucket's size, as the plugin's layout rounds it;
+         * design (c) gives its critical topic the same number, and the
+         * run prints the partitions each design really used. */
+        o->critical_parts =
+            (int)((double)o->partitions * o->critical_share / 100.0 + 0.5);
+        if (o->critical_parts < 1)
+                o->critical_parts = 1;
+        if (o->critical_parts > o->partitions - 1)
+                o->critical_parts = o->partitions - 1;
+        if (!plugin || !*plugin)
+                plugin = BENCH_PLUGIN_PATH;
+        if ((size_t)snprintf(o->plugin, sizeof(o->plugin), "%s", plugin) >=
+            sizeof(o->plugin)) {
+                fprintf(stderr, "bp-bench-priority: plugin path too long\n");
+                return -1;
+        }
+        if (o->designs[BPB_BUCKETS] && access(o->plugin, R_OK)) {
+                fprintf(stderr,
+                        "bp-bench-priority: plugin not found: %s (--plugin "
+                        "PATH)\n",
+                        o->plugin);
+                return -1;
+        }
+        /* The mock cluster keeps at most 5 MB of records per partition
+         * and silently drops the oldest beyond that: a backlog over it
+         * would show up as lost records, not as latency. */
+        if (!o->brokers &&
+            (double)o->backlog * MOCK_RECORD_BYTES /
+                    (o->partitions - o->critical_parts) >
+                MOCK_PARTITION_BYTES) {
+                fprintf(stderr,
+                        "bp-bench-priority: %ld bulk records over %d bulk "
+                        "partitions exceed the mock cluster's 5 MB per "
+                        "partition (it drops the oldest records): use more "
+                        "--partitions or --brokers\n",
+                        o->backlog, o->partitions - o->critical_parts);
+                return -1;
+        }
+        o->stamp = ((long)time(NULL) * 131 + (long)getpid()) % 100000;
+        return 0;
+}
+
+static int checks_pass(const bpb_options_t *o,
+                       bpb_result_t res[][BPB_DESIGNS], int rounds) {
+        int i, d, ok = 1;
+        for (i = 0; i < rounds; i++)
+                for (d = 0; d < BPB_DESIGNS; d++) {
+                        const bpb_result_t *r = &res[i][d];
+                        if (!o->designs[d])
+                                continue;
+                        if (!r->ok || r->lost || r->failed ||
+                            r->garbage ||
+                            r->critical_consumed != r->critical_sent ||
+                            (d != BPB_SHARED && r->wrong_class))
+                                ok = 0;
+                }
+        return ok;
+}
+
+int main(int argc, char **argv) {
+        static bpb_result_t res[BPB_MAX_ROUNDS][BPB_DESIGNS];
+        bpb_options_t o;
+        int rc = parse(&o, argc, argv), round, k, met, ok = 1;
+
+        if (rc)
+                return rc > 0 ? 0 : 2;
+        setvbuf(stdout, NULL, _IOLBF, 0);
+        for (round = 0; round < o.rounds; round++) {
+                for (k = 0; k < BPB_DESIGNS; k++) {
+                        int d = (k + round) % BPB_DESIGNS;
+                        if (!o.designs[d])
+                                continue;
+                        fprintf(stderr, "--- round %d of %d\n", round + 1,
+                                o.rounds);
+                        if (bpb_run(&o, d, &res[round][d]))
+                                ok = 0;
+                }
+        }
+        met = bpb_report_table(&o, res, o.rounds);
+        ok  = ok && checks_pass(&o, res, o.rounds);
+        if (o.svg_path && bpb_report_svg(&o, res[0], o.svg_path)) {
+                fprintf(stderr, "bp-bench-priority: cannot write %s\n",
+                        o.svg_path);
+                ok = 0;
+        }
+        if (o.json_path && bpb_report_json(&o, res, o.rounds, o.json_path)) {
+                fprintf(stderr, "bp-bench-priority: cannot write %s\n",
+                        o.json_path);
+                ok = 0;
+        }
+        for (round = 0; round < o.rounds; round++)
+                for (k = 0; k < BPB_DESIGNS; k++)
+                        bpb_result_free(&res[round][k]);
+        if (!ok) {
+                printf("CHECK FAILED (see above)\n");
+                return 1;
+        }
+        return met ? 0 : 3;
+}
