@@ -36,12 +36,25 @@ static int is_bucket_topic_cached(bp_client_t *c,
         return 1;
 }
 
+/* One of the \p count partitions of bucket b: round robin, or murmur2 of
+ * the key (per-key order). Counts the record. */
+static inline int32_t pick(bp_client_t *c, const bp_layout_t *l, int b,
+                           int32_t count, const rd_kafka_topic_t *rkt,
+                           const void *key, size_t keylen) {
+        uint64_t seq = atomic_fetch_add_explicit(&c->counters[b].next, 1,
+                                                 memory_order_relaxed);
+        if (c->cfg.within == BP_WITHIN_HASH)
+                return l->partitions[l->first[b] +
+                                     rd_kafka_msg_partitioner_murmur2(
+                                         rkt, key, keylen, count, NULL, NULL)];
+        return l->partitions[l->first[b] + (int32_t)(seq % (uint64_t)count)];
+}
+
 /* A partition of bucket b, or a failure if b has none at this count. */
 static int32_t place_in_bucket(bp_client_t *c, const bp_layout_t *l, int b,
                                const rd_kafka_topic_t *rkt, const void *key,
                                size_t keylen, int32_t partition_cnt) {
         int32_t count = l->count[b];
-        uint64_t seq;
 
         if (__builtin_expect(count == 0, 0)) {
                 atomic_fetch_add_explicit(&c->counters[b].failed, 1,
@@ -59,13 +72,7 @@ static int32_t place_in_bucket(bp_client_t *c, const bp_layout_t *l, int b,
                                               c->cfg.bucket_cnt));
                 return fail_record(partition_cnt);
         }
-        seq = atomic_fetch_add_explicit(&c->counters[b].next, 1,
-                                        memory_order_relaxed);
-        if (c->cfg.within == BP_WITHIN_HASH)
-                return l->partitions[l->first[b] +
-                                     rd_kafka_msg_partitioner_murmur2(
-                                         rkt, key, keylen, count, NULL, NULL)];
-        return l->partitions[l->first[b] + (int32_t)(seq % (uint64_t)count)];
+        return pick(c, l, b, count, rkt, key, keylen);
 }
 
 static int32_t route_fallback(bp_client_t *c, const bp_layout_t *l,
@@ -160,7 +167,6 @@ int32_t bp_partitioner(const rd_kafka_topic_t *rkt,
         bp_client_t *c = bp_registry_find_cached(rkt);
         const bp_layout_t *l;
         int32_t count;
-        uint64_t seq;
         int b;
 
         /* The common case: an active client, its bucket topic's known
@@ -177,13 +183,7 @@ int32_t bp_partitioner(const rd_kafka_topic_t *rkt,
         b = bp_key_match(&c->matcher, key, keylen);
         if (__builtin_expect(b < 0 || (count = l->count[b]) == 0, 0))
                 goto slow;
-        seq = atomic_fetch_add_explicit(&c->counters[b].next, 1,
-                                        memory_order_relaxed);
-        if (c->cfg.within == BP_WITHIN_HASH)
-                return l->partitions[l->first[b] +
-                                     rd_kafka_msg_partitioner_murmur2(
-                                         rkt, key, keylen, count, NULL, NULL)];
-        return l->partitions[l->first[b] + (int32_t)(seq % (uint64_t)count)];
+        return pick(c, l, b, count, rkt, key, keylen);
 slow:
         return partition_slow(c, rkt, key, keylen, partition_cnt, rkt_opaque,
                               msg_opaque);
