@@ -15,6 +15,7 @@
 #include "../include/bucket_priority.h"
 #include "../shared/bp_list.h"
 #include "bp_assignor.h"
+#include "bp_scheduler.h"
 
 #define BP_BUCKET "bucket.priority.bucket"
 
@@ -45,6 +46,7 @@ void bp_assignor_on_conf_init(bp_client_t *c, rd_kafka_conf_t *conf) {
         if (conf_text(conf, "group.protocol", val, sizeof(val)) &&
             !strcmp(val, "consumer"))
                 c->group_protocol_consumer = 1;
+        bp_scheduler_conf_init(c, conf);
 }
 
 /* The group id this consumer should use: base, or base.bucket[+bucket]. */
@@ -110,6 +112,7 @@ rd_kafka_conf_res_t bp_assignor_on_conf_set(bp_client_t *c,
                                             size_t errstr_size) {
         int consumer = c->cfg.consumer_bucket_cnt > 0;
 
+        bp_scheduler_conf_seen(c, name);
         if (!strcmp(name, "group.id")) {
                 snprintf(c->base_group_id, sizeof(c->base_group_id), "%s",
                          value ? value : "");
@@ -197,5 +200,6 @@ rd_kafka_conf_res_t bp_assignor_after_conf_set(bp_client_t *c,
                 if (!cb || cb == (void *)bp_rebalance_cb)
                         rd_kafka_conf_set_rebalance_cb(conf, bp_rebalance_cb);
         }
+        bp_scheduler_conf_apply(c, conf); /* a list: fetch queue backoff */
         return apply_group(c, conf, errstr, errstr_size);
 }

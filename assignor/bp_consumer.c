@@ -10,6 +10,7 @@
 
 #include "../include/bucket_priority.h"
 #include "bp_assignor.h"
+#include "bp_scheduler.h"
 
 static void *conf_pointer(const rd_kafka_conf_t *conf, const char *name) {
         char buf[64];
@@ -58,6 +59,7 @@ rd_kafka_resp_err_t bp_assignor_on_new(bp_client_t *c,
                 bp_client_log(c, 3, "%s; this consumer reads no partition of "
                                     "the bucket topic",
                               c->broken_reason);
+        bp_scheduler_on_new(c, rk, conf);
         return RD_KAFKA_RESP_ERR_NO_ERROR;
 }
 

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "bp_assignor.h"
+#include "bp_scheduler.h"
 
 /* Committed offsets of this consumer's group for every partition of the
  * topic, or NULL when they cannot be read. */
@@ -119,6 +120,7 @@ void bp_offsets_decide(bp_client_t *c,
 
         if (!(all = own_committed(c, rk, partition_cnt)))
                 return;
+        bp_scheduler_note_committed(c, all);
         for (i = 0; i < all->cnt; i++)
                 committed_before |= all->elems[i].offset >= 0;
 

@@ -11,6 +11,7 @@
 #include "../partitioner/bp_registry.h"
 #include "../shared/bp_mapping.h"
 #include "bp_assignor.h"
+#include "bp_scheduler.h"
 
 int32_t bp_topic_partition_count(rd_kafka_t *rk,
                                  const char *topic,
@@ -133,6 +134,7 @@ bp_assignment_map(rd_kafka_t *rk,
         }
         free(b);
         bp_offsets_decide(c, rk, out, l->partition_cnt);
+        bp_scheduler_assigning(c, rk, out, l);
         return out;
 }
 
@@ -164,6 +166,8 @@ void bp_rebalance_cb(rd_kafka_t *rk,
                                               "partition until the next "
                                               "rebalance: %s",
                                               errstr);
+                        if (c)
+                                bp_scheduler_revoking(c);
                         assign(c, rk, NULL);
                         return;
                 }
@@ -176,12 +180,16 @@ void bp_rebalance_cb(rd_kafka_t *rk,
                                       "assignment lost (session timed out "
                                       "or fenced): dropped without "
                                       "committing");
+                if (c)
+                        bp_scheduler_revoking(c);
                 assign(c, rk, NULL);
                 return;
         default:
-                if (c)
+                if (c) {
                         bp_client_log(c, 3, "rebalance error: %s",
                                       rd_kafka_err2str(err));
+                        bp_scheduler_revoking(c);
+                }
                 assign(c, rk, NULL);
                 return;
         }

@@ -186,6 +186,52 @@ BP_API int bp_bucket_stats(const rd_kafka_t *rk,
                            bp_bucket_stats_t *stats);
 
 /**
+ * What a bucket consumer did with one bucket, from
+ * bp_consumer_bucket_stats().
+ */
+typedef struct bp_consumer_bucket_stats {
+        const char *name;     /**< Bucket name (valid while the client is). */
+        int rank;             /**< Position of the bucket in this consumer's
+                               *   bucket.priority.bucket list (0: served
+                               *   first), or -1 when it does not serve it. */
+        uint64_t delivered;   /**< Records of the bucket handed to the
+                               *   application (rd_kafka_consumer_poll() and
+                               *   the other consume calls). */
+        int64_t lag;          /**< Records of the bucket not yet delivered,
+                               *   now: librdkafka's cached high watermark
+                               *   minus the consumer's position (where the
+                               *   partition starts, before any record),
+                               *   summed over the partitions of the bucket
+                               *   this consumer holds. No request is made. */
+        int32_t lag_unknown;  /**< Of those partitions, how many have no lag
+                               *   yet (no fetch answered so far); they are
+                               *   not counted in \p lag. */
+        int32_t partitions;   /**< Partitions of the bucket held now. */
+        int paused;           /**< 1 while the scheduler holds the bucket's
+                               *   partitions paused. */
+        uint64_t pauses;      /**< Times the scheduler paused the bucket. */
+        uint64_t paused_ms;   /**< Total time the bucket was paused, in
+                               *   milliseconds, the current pause included. */
+} bp_consumer_bucket_stats_t;
+
+/**
+ * Fills \p stats with what consumer \p rk did with bucket \p idx
+ * (configuration order, 0 .. bucket_cnt-1 of bp_stats()): records
+ * delivered, current lag, and the time the bucket scheduler kept it paused
+ * (a consumer serving several buckets, see bucket.priority.schedule).
+ *
+ * Cheap enough to call from the poll loop: it reads librdkafka's cached
+ * watermarks and positions under locks and makes no request.
+ *
+ * @returns 0, or -1 if \p rk did not load the plugin, is not a consumer with
+ *          a complete bucket configuration (bucket.priority.bucket set), or
+ *          \p idx is out of range.
+ */
+BP_API int bp_consumer_bucket_stats(const rd_kafka_t *rk,
+                                    int idx,
+                                    bp_consumer_bucket_stats_t *stats);
+
+/**
  * Writes client \p rk's counters as one JSON object into \p buf, like
  * snprintf: at most \p size bytes, always NUL terminated when \p size > 0.
  * @returns the length the full JSON text needs (excluding the NUL), or -1

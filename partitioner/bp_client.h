@@ -53,6 +53,8 @@ typedef void(bp_log_fn_t)(const rd_kafka_t *rk,
                           const char *fac,
                           const char *buf);
 
+struct bp_scheduler;
+
 typedef struct bp_client {
         bp_config_t cfg;
         size_t topic_len;
@@ -67,6 +69,9 @@ typedef struct bp_client {
         char user_strategy[128];   /**< partition.assignment.strategy. */
         int group_protocol_consumer; /**< group.protocol=consumer seen. */
         int refresh_user_set;      /**< The user chose the refresh. */
+        int queue_backoff_user_set; /**< fetch.queue.backoff.ms is the
+                                     *   user's (assignor/bp_scheduler.c). */
+        int queue_backoff_set;      /**< We set it (a bucket list). */
         int app_rebalance_cb;      /**< The application's own callback. */
         uint64_t consumer_mask;    /**< Bit b: this consumer serves b. */
         _Atomic int64_t safety_layout_tried_ms; /**< Last metadata try. */
@@ -90,6 +95,11 @@ typedef struct bp_client {
         _Atomic int32_t failed_cnt; /**< Partition count known to fail. */
         pthread_mutex_t layout_lock;
         bp_layout_node_t *layouts;
+
+        /* Consumers: bucket statistics and the scheduler of a consumer
+         * serving several buckets (assignor/bp_scheduler.c), from on_new()
+         * to on_destroy(). */
+        struct bp_scheduler *sched;
 
         _Atomic unsigned logged_once;
         _Atomic uint64_t discarded;

@@ -8,8 +8,10 @@
  */
 #include "bp_config.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -51,6 +53,8 @@ void bp_config_init(bp_config_t *cfg) {
         cfg->fallback_kind    = BP_FALLBACK_BUCKET;
         cfg->fallback_bucket  = -1;
         cfg->group_per_bucket = 1;
+        cfg->schedule         = BP_SCHEDULE_STRICT;
+        cfg->lag_threshold    = 0;
 }
 
 /* Formats "<property>: invalid value "<value>": <reason>" into errstr. */
@@ -328,6 +332,45 @@ static bp_set_result_t set_bool(int *out, const char *name, const char *v,
         return BP_SET_OK;
 }
 
+static bp_set_result_t set_schedule(bp_config_t *c, const char *name,
+                                    const char *v, char *err, size_t errsz) {
+        if (!v || !strcmp(v, "strict"))
+                c->schedule = BP_SCHEDULE_STRICT;
+        else if (!strcmp(v, "weighted"))
+                c->schedule = BP_SCHEDULE_WEIGHTED;
+        else
+                return fail(err, errsz, name, v,
+                            "expected \"strict\" or \"weighted\"");
+        return BP_SET_OK;
+}
+
+static bp_set_result_t set_lag_threshold(bp_config_t *c, const char *name,
+                                         const char *v, char *err,
+                                         size_t errsz) {
+        const char *p;
+        char *end;
+        long long n;
+
+        if (!v) {
+                c->lag_threshold = 0;
+                return BP_SET_OK;
+        }
+        for (p = v; *p >= '0' && *p <= '9'; p++)
+                ;
+        if (p == v || *p)
+                return fail(err, errsz, name, v,
+                            "expected a whole number of records, 0 or more, "
+                            "such as 0 or 100");
+        errno = 0;
+        n     = strtoll(v, &end, 10);
+        if (errno == ERANGE || n > BP_MAX_LAG_THRESHOLD)
+                return fail(err, errsz, name, v,
+                            "at most %lld records",
+                            (long long)BP_MAX_LAG_THRESHOLD);
+        c->lag_threshold = (int64_t)n;
+        return BP_SET_OK;
+}
+
 /* --- the checks that need two properties -------------------------------- */
 
 /* Resolves the consumer bucket list against the bucket names. */
@@ -433,6 +476,8 @@ static const struct {
     {PREFIX "fallback.partitioner", set_fallback},
     {PREFIX "bucket", set_consumer_bucket},
     {PREFIX "group.per.bucket", set_group_per_bucket},
+    {PREFIX "schedule", set_schedule},
+    {PREFIX "lag.threshold", set_lag_threshold},
     {PREFIX "fallback.assignor", set_ignored},
 };
 
@@ -467,7 +512,8 @@ bp_set_result_t bp_config_set(bp_config_t *cfg,
         snprintf(errstr, errstr_size,
                  "%s: no such bucket-priority property (known: topic, "
                  "buckets, allocation, delimiter, layout, within, "
-                 "fallback.partitioner, bucket, group.per.bucket)",
+                 "fallback.partitioner, bucket, group.per.bucket, schedule, "
+                 "lag.threshold)",
                  name);
         return BP_SET_INVALID;
 }

@@ -14,6 +14,9 @@
 
 #include "bp_limits.h"
 
+/** Largest accepted bucket.priority.lag.threshold, in records (10^15). */
+#define BP_MAX_LAG_THRESHOLD 1000000000000000LL
+
 /** Result of bp_config_set(), mirroring rd_kafka_conf_res_t's meaning. */
 typedef enum {
         BP_SET_OK      = 0, /**< Property is ours and was applied. */
@@ -53,6 +56,15 @@ typedef enum {
         BP_BUILTIN__CNT
 } bp_builtin_t;
 
+/** How a consumer serving several buckets orders them
+ *  (bucket.priority.schedule). */
+typedef enum {
+        BP_SCHEDULE_STRICT   = 0, /**< Lower buckets wait while a higher one
+                                   *   lags (default). */
+        BP_SCHEDULE_WEIGHTED = 1  /**< Every bucket served, in proportion to
+                                   *   its allocation. */
+} bp_schedule_t;
+
 /** One bucket's name (its share is in bp_config_t.allocation). */
 typedef struct bp_bucket_def {
         char name[BP_MAX_NAME_LEN + 1];
@@ -87,6 +99,8 @@ typedef struct bp_config {
         int consumer_buckets[BP_MAX_BUCKETS];
         char consumer_bucket_text[BP_MAX_VALUE_LEN + 1];
         int group_per_bucket; /**< bucket.priority.group.per.bucket */
+        bp_schedule_t schedule; /**< bucket.priority.schedule */
+        int64_t lag_threshold;  /**< bucket.priority.lag.threshold */
 
         int touched; /**< Any bucket.priority.* property was set. */
 } bp_config_t;
