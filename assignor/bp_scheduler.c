@@ -79,6 +79,9 @@ struct bp_scheduler {
         int64_t queue_min_msgs;  /* queued.min.messages */
         int64_t queue_max_bytes; /* queued.max.messages.kbytes, in bytes */
         int64_t last_probe_ms;   /* state_lock */
+        int64_t full_seen_ms;    /* state_lock: queue nearly full then */
+        int wake_fetcher;        /* librdkafka < 2.2: no queue backoff,
+                                  * see BP_SCHED_REFETCH_MS */
         int queue_blocked;       /* state_lock: queue nearly full at the
                                   * last decision */
         int threaded;
@@ -235,12 +238,15 @@ static int64_t queue_fill(bp_scheduler_t *s) {
 }
 
 /* Asks the leaders for the high watermarks of the held partitions of
- * every bucket but the lowest: one ListOffsets request per leader. Used
- * only while the queue is nearly full (at most every BP_SCHED_PROBE_MS),
- * once after pausing then, and once when it drained below the thresholds:
- * the request also wakes librdkafka's fetcher (the broker thread that
- * sends it), which then fetches without waiting for its next look. */
-static void probe(bp_scheduler_t *s, int64_t now) {
+ * every bucket but the lowest: one ListOffsets request per leader. The
+ * request also wakes librdkafka's fetcher (the broker thread that sends
+ * it), which then decides again what to fetch. With \p note, the answer
+ * counts as the partitions' high watermarks (lag the consumer cannot see
+ * while its full queue stops the fetching); without, the request only
+ * wakes the fetcher, which fetches what is new by itself. Used only
+ * around a nearly full queue (see evaluate()), at most every
+ * BP_SCHED_PROBE_MS. */
+static void probe(bp_scheduler_t *s, int64_t now, int note) {
         rd_kafka_topic_partition_list_t *l =
             rd_kafka_topic_partition_list_new(s->held_cnt);
         int i, j;
@@ -255,7 +261,7 @@ static void probe(bp_scheduler_t *s, int64_t now) {
                 rd_kafka_resp_err_t err = rd_kafka_offsets_for_times(
                     s->rk, l, BP_SCHED_PROBE_TIMEOUT_MS);
                 op_end(s);
-                for (i = 0; !err && i < l->cnt; i++)
+                for (i = 0; note && !err && i < l->cnt; i++)
                         for (j = 0; !l->elems[i].err && j < s->held_cnt; j++)
                                 if (s->held[j].partition ==
                                         l->elems[i].partition &&
@@ -490,13 +496,21 @@ static void evaluate(bp_scheduler_t *s) {
                  * may hide new records of the higher ones. Or the queue
                  * just drained: librdkafka would look again only later,
                  * the probe wakes it now. */
-                if ((fill >= 900 && lower_run &&
-                     now >= s->last_probe_ms + BP_SCHED_PROBE_MS) ||
-                    (s->queue_blocked && fill < 900)) {
+                if (fill >= 900)
+                        s->full_seen_ms = now;
+                if (fill >= 900 && lower_run &&
+                    now >= s->last_probe_ms + BP_SCHED_PROBE_MS) {
                         int64_t p0 = now_us();
-                        probe(s, now);
+                        probe(s, now, 1);
                         t0 += now_us() - p0; /* a request, not our cost */
                         measure(s, s->held, s->held_cnt, now);
+                } else if ((s->queue_blocked && fill < 900) ||
+                           (s->wake_fetcher && fill < 900 &&
+                            now < s->full_seen_ms + BP_SCHED_REFETCH_MS &&
+                            now >= s->last_probe_ms + BP_SCHED_PROBE_MS)) {
+                        int64_t p0 = now_us();
+                        probe(s, now, 0);
+                        t0 += now_us() - p0;
                 }
                 s->queue_blocked = fill >= 900;
         }
@@ -510,7 +524,7 @@ static void evaluate(bp_scheduler_t *s) {
         atomic_store_explicit(&s->tick_cost_us, now_us() - t0,
                               memory_order_relaxed);
         if (apply(s, want, now) > 0 && full)
-                probe(s, now); /* wakes the fetcher, see probe() */
+                probe(s, now, 0); /* wakes the fetcher, see probe() */
 }
 
 static void *run(void *arg) {
@@ -660,34 +674,54 @@ rd_kafka_conf_res_t bp_conf_set_own(bp_client_t *c, rd_kafka_conf_t *conf,
                                     const char *name, const char *value,
                                     char *errstr, size_t errstr_size);
 
-#define QUEUE_BACKOFF "fetch.queue.backoff.ms"
+/* The librdkafka properties a consumer of several buckets gets, unless
+ * the user set them (bit i of sched_user_set, sched_set: tuned[i]). */
+static const struct {
+        const char *name, *list_value, *librdkafka_default;
+} tuned[] = {
+    {"fetch.queue.backoff.ms", BP_SCHED_QUEUE_BACKOFF_MS_TEXT, "1000"},
+};
+#define TUNED_CNT ((int)(sizeof(tuned) / sizeof(tuned[0])))
 
 void bp_scheduler_conf_init(bp_client_t *c, const rd_kafka_conf_t *conf) {
-        char v[32];
-        size_t size = sizeof(v);
-        if (rd_kafka_conf_get(conf, QUEUE_BACKOFF, v, &size) ==
-                RD_KAFKA_CONF_OK &&
-            strcmp(v, "1000"))
-                c->queue_backoff_user_set = 1;
+        int i;
+        for (i = 0; i < TUNED_CNT; i++) {
+                char v[32];
+                size_t size = sizeof(v);
+                if (rd_kafka_conf_get(conf, tuned[i].name, v, &size) ==
+                        RD_KAFKA_CONF_OK &&
+                    strcmp(v, tuned[i].librdkafka_default))
+                        c->sched_user_set |= 1u << i;
+        }
 }
 
 void bp_scheduler_conf_seen(bp_client_t *c, const char *name) {
-        if (!strcmp(name, QUEUE_BACKOFF))
-                c->queue_backoff_user_set = 1;
+        int i;
+        for (i = 0; i < TUNED_CNT; i++)
+                if (!strcmp(name, tuned[i].name))
+                        c->sched_user_set |= 1u << i;
 }
 
 rd_kafka_conf_res_t bp_scheduler_conf_apply(bp_client_t *c,
                                             rd_kafka_conf_t *conf) {
-        int list = c->cfg.consumer_bucket_cnt > 1;
+        int list = c->cfg.consumer_bucket_cnt > 1, i;
         char errstr[256];
 
-        if (c->queue_backoff_user_set || list == c->queue_backoff_set)
-                return RD_KAFKA_CONF_OK;
-        /* RD_KAFKA_CONF_UNKNOWN before librdkafka 2.2: nothing to do. */
-        if (bp_conf_set_own(c, conf, QUEUE_BACKOFF,
-                            list ? BP_SCHED_QUEUE_BACKOFF_MS_TEXT : "1000",
-                            errstr, sizeof(errstr)) == RD_KAFKA_CONF_OK)
-                c->queue_backoff_set = list;
+        for (i = 0; i < TUNED_CNT; i++) {
+                unsigned bit = 1u << i;
+                if ((c->sched_user_set & bit) ||
+                    list == !!(c->sched_set & bit))
+                        continue;
+                /* RD_KAFKA_CONF_UNKNOWN where librdkafka lacks it (the
+                 * backoff before 2.2): nothing to do. */
+                if (bp_conf_set_own(c, conf, tuned[i].name,
+                                    list ? tuned[i].list_value
+                                         : tuned[i].librdkafka_default,
+                                    errstr,
+                                    sizeof(errstr)) == RD_KAFKA_CONF_OK)
+                        c->sched_set = list ? c->sched_set | bit
+                                            : c->sched_set & ~bit;
+        }
         return RD_KAFKA_CONF_OK;
 }
 
@@ -719,6 +753,12 @@ static int64_t conf_int(const rd_kafka_conf_t *conf, const char *name,
                 return dflt;
         n = strtoll(v, NULL, 10);
         return n > 0 ? n : dflt;
+}
+
+static int conf_has(const rd_kafka_conf_t *conf, const char *name) {
+        char v[32];
+        size_t size = sizeof(v);
+        return rd_kafka_conf_get(conf, name, v, &size) == RD_KAFKA_CONF_OK;
 }
 
 static int64_t fetch_wait_ms(const rd_kafka_conf_t *conf) {
@@ -762,6 +802,7 @@ void bp_scheduler_on_new(bp_client_t *c,
         s->queue_min_msgs  = conf_int(conf, "queued.min.messages", 100000);
         s->queue_max_bytes =
             conf_int(conf, "queued.max.messages.kbytes", 65536) * 1024;
+        s->wake_fetcher = !conf_has(conf, "fetch.queue.backoff.ms");
         s->settle_ms  = fetch_wait_ms(conf) + 2 * BP_SCHED_TICK_MS;
         s->grace_ms   = 2 * fetch_wait_ms(conf) + 1000;
         pthread_mutex_init(&s->state_lock, NULL);

@@ -63,6 +63,14 @@ typedef struct bp_scheduler bp_scheduler_t;
 #define BP_SCHED_PROBE_MS 10
 #define BP_SCHED_PROBE_TIMEOUT_MS 500
 
+/** Strict, librdkafka before 2.2: for this long (ms) after the queue was
+ *  last nearly full, while it is not, the same requests at the same pace.
+ *  Those versions stop fetching every partition once the queue reached a
+ *  threshold, and decide again only when their broker thread wakes, up to
+ *  a second later: pauses and resumes do not wake it, a request does.
+ *  (2.2 and later wait fetch.queue.backoff.ms, which the plugin sets.) */
+#define BP_SCHED_REFETCH_MS 1100
+
 /** Weighted: a bucket more than this many records ahead of its share is
  *  paused; it is resumed once back at its share. */
 #define BP_SCHED_WEIGHT_SLACK 32
@@ -82,14 +90,14 @@ typedef struct bp_scheduler bp_scheduler_t;
 void bp_scheduler_conf_init(bp_client_t *c, const rd_kafka_conf_t *conf);
 
 /** Configuration time, for every property set: notes the user's own
- *  fetch.queue.backoff.ms. */
+ *  values of the properties the scheduler tunes. */
 void bp_scheduler_conf_seen(bp_client_t *c, const char *name);
 
 /**
  * Configuration time, after bucket.priority.bucket changed: a consumer of
  * several buckets gets BP_SCHED_QUEUE_BACKOFF_MS_TEXT where librdkafka has
- * the property and the user did not set it (librdkafka's default again
- * when the list shrinks to one bucket). Returns RD_KAFKA_CONF_OK.
+ * the property (2.2 and later) and the user did not set it; librdkafka's
+ * default comes back when the list shrinks to one bucket. Returns RD_KAFKA_CONF_OK.
  */
 rd_kafka_conf_res_t bp_scheduler_conf_apply(bp_client_t *c,
                                             rd_kafka_conf_t *conf);

@@ -35,8 +35,8 @@ bp_client_t *bp_client_dup(const bp_client_t *src) {
         memcpy(c->user_strategy, src->user_strategy, sizeof(c->user_strategy));
         c->group_protocol_consumer = src->group_protocol_consumer;
         c->refresh_user_set        = src->refresh_user_set;
-        c->queue_backoff_user_set  = src->queue_backoff_user_set;
-        c->queue_backoff_set       = src->queue_backoff_set;
+        c->sched_user_set          = src->sched_user_set;
+        c->sched_set               = src->sched_set;
         c->consumer_mask           = src->consumer_mask;
         return c;
 }

@@ -69,9 +69,10 @@ typedef struct bp_client {
         char user_strategy[128];   /**< partition.assignment.strategy. */
         int group_protocol_consumer; /**< group.protocol=consumer seen. */
         int refresh_user_set;      /**< The user chose the refresh. */
-        int queue_backoff_user_set; /**< fetch.queue.backoff.ms is the
-                                     *   user's (assignor/bp_scheduler.c). */
-        int queue_backoff_set;      /**< We set it (a bucket list). */
+        unsigned sched_user_set;   /**< Bit i: the user set the i-th
+                                    *   property the scheduler tunes
+                                    *   (assignor/bp_scheduler.c). */
+        unsigned sched_set;        /**< Bit i: we set it (a bucket list). */
         int app_rebalance_cb;      /**< The application's own callback. */
         uint64_t consumer_mask;    /**< Bit b: this consumer serves b. */
         _Atomic int64_t safety_layout_tried_ms; /**< Last metadata try. */
