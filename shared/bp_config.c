@@ -64,7 +64,7 @@ static bp_set_result_t fail(char *errstr,
                             const char *value,
                             const char *fmt,
                             ...) {
-        char shown[128], reason[400];
+        char shown[4 * 80 + 4], reason[400]; /* 80 bytes as \xNN, "..." */
         va_list ap;
 
         va_start(ap, fmt);
@@ -74,6 +74,14 @@ static bp_set_result_t fail(char *errstr,
         snprintf(errstr, errstr_size, "%s: invalid value \"%s\": %s", name,
                  shown, reason);
         return BP_SET_INVALID;
+}
+
+/* A part of a value (a list item) as an error message shows it: escaped,
+ * at most 40 bytes. Returns \p out. */
+#define SHOWN_SIZE (4 * 40 + 4)
+static const char *shown(const char *item, size_t len, char *out) {
+        bp_escape(item, len, 40, out, SHOWN_SIZE);
+        return out;
 }
 
 int bp_config_find_bucket(const bp_config_t *cfg,
@@ -185,12 +193,13 @@ static bp_set_result_t set_allocation(bp_config_t *c, const char *name,
                                     "the list is empty; expected one "
                                     "percentage per bucket, such as "
                                     "\"70%%, 30%%\"");
-                if (bp_allocation_parse(item, len, &c->allocation[n], &why))
+                if (bp_allocation_parse(item, len, &c->allocation[n], &why)) {
+                        char buf[SHOWN_SIZE];
                         return fail(err, errsz, name, v,
-                                    "allocation %d (\"%.*s\") %s; expected a "
+                                    "allocation %d (\"%s\") %s; expected a "
                                     "percentage above 0 such as 70%% or 33.5",
-                                    n + 1, (int)(len > 20 ? 20 : len), item,
-                                    why);
+                                    n + 1, shown(item, len, buf), why);
+                }
                 sum += c->allocation[n];
                 n++;
         }
@@ -384,19 +393,20 @@ static bp_set_result_t resolve_consumer_buckets(bp_config_t *c,
         if (c->consumer_bucket_cnt == 0 || c->bucket_cnt == 0)
                 return BP_SET_OK;
         while (bp_list_next(&cur, &item, &len)) {
+                char buf[SHOWN_SIZE];
                 idx = bp_config_find_bucket(c, item, len);
                 if (idx < 0)
                         return fail(err, errsz, PREFIX "bucket",
                                     c->consumer_bucket_text,
-                                    "\"%.*s\" is not one of the buckets in "
+                                    "\"%s\" is not one of the buckets in "
                                     PREFIX "buckets (checked when %s was set)",
-                                    (int)len, item, setting);
+                                    shown(item, len, buf), setting);
                 for (j = 0; j < n; j++)
                         if (c->consumer_buckets[j] == idx)
                                 return fail(err, errsz, PREFIX "bucket",
                                             c->consumer_bucket_text,
-                                            "bucket \"%.*s\" is listed twice",
-                                            (int)len, item);
+                                            "bucket \"%s\" is listed twice",
+                                            shown(item, len, buf));
                 c->consumer_buckets[n++] = idx;
         }
         return BP_SET_OK;
@@ -417,11 +427,16 @@ static bp_set_result_t cross_check(bp_config_t *c, const char *setting,
 
         for (i = 0; i < c->bucket_cnt; i++)
                 if (contains(c->buckets[i].name, c->buckets[i].name_len,
-                             c->delimiter, c->delimiter_len))
+                             c->delimiter, c->delimiter_len)) {
+                        char nb[SHOWN_SIZE], db[SHOWN_SIZE];
                         return fail(err, errsz, setting, value,
                                     "bucket \"%s\" contains the delimiter "
                                     "\"%s\", so no key could ever reach it",
-                                    c->buckets[i].name, c->delimiter);
+                                    shown(c->buckets[i].name,
+                                          c->buckets[i].name_len, nb),
+                                    shown(c->delimiter, c->delimiter_len,
+                                          db));
+                }
 
         c->fallback_bucket = -1;
         if (c->fallback_kind == BP_FALLBACK_BUCKET && c->bucket_cnt > 0) {

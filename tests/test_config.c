@@ -719,6 +719,22 @@ static void test_touched(void **state) {
 }
 
 /* A small errstr is truncated, never overrun. */
+/* A long value of unprintable bytes: shown escaped, cut to 80 bytes, and
+ * marked as cut. */
+static void test_bad_value_escaped_and_cut(void **state) {
+        bp_config_t cfg;
+        char v[201], err[1024] = "";
+        (void)state;
+        base(&cfg);
+        memset(v, '\x01', 200);
+        v[200] = '\0';
+        assert_int_equal(bp_config_set(&cfg, P_ALLOC, v, err, sizeof(err)),
+                         BP_SET_INVALID);
+        expect_contains(err, "\\x01\\x01");
+        expect_contains(err, "...\": ");
+        assert_null(strchr(err, '\x01'));
+}
+
 static void test_small_errstr(void **state) {
         bp_config_t cfg;
         char err[16];
@@ -807,6 +823,7 @@ int main(void) {
             ROW(test_check_complete),
             ROW(test_other_properties_unknown),
             ROW(test_touched),
+            ROW(test_bad_value_escaped_and_cut),
             ROW(test_small_errstr),
             ROW(test_allocation_format),
         };
