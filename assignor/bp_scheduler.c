@@ -105,6 +105,7 @@ struct bp_scheduler {
         _Atomic int64_t next_wake_us;
         _Atomic int64_t tick_cost_us;
         _Atomic int64_t record_bytes; /* average record size delivered */
+        _Atomic int64_t quick_until_ms; /* decide every ms until then */
 };
 
 static int64_t now_us(void) {
@@ -258,8 +259,14 @@ static void probe(bp_scheduler_t *s, int64_t now, int note) {
                             l, s->c->cfg.topic, s->held[i].partition)
                             ->offset = RD_KAFKA_OFFSET_END;
         if (l->cnt > 0 && op_begin(s)) {
+                /* Only to wake the fetcher: the request is on its way
+                 * once this returns, the answer is not waited for (it
+                 * may queue behind a fetch the broker holds for up to
+                 * fetch.wait.max.ms, which would stall the decisions). */
                 rd_kafka_resp_err_t err = rd_kafka_offsets_for_times(
-                    s->rk, l, BP_SCHED_PROBE_TIMEOUT_MS);
+                    s->rk, l,
+                    note ? BP_SCHED_PROBE_TIMEOUT_MS
+                         : BP_SCHED_WAKE_TIMEOUT_MS);
                 op_end(s);
                 for (i = 0; note && !err && i < l->cnt; i++)
                         for (j = 0; !l->elems[i].err && j < s->held_cnt; j++)
@@ -523,8 +530,16 @@ static void evaluate(bp_scheduler_t *s) {
          * main thread and are left out): paces the wake-ups. */
         atomic_store_explicit(&s->tick_cost_us, now_us() - t0,
                               memory_order_relaxed);
-        if (apply(s, want, now) > 0 && full)
+        if (apply(s, want, now) > 0 && full) {
                 probe(s, now, 0); /* wakes the fetcher, see probe() */
+                /* The paused records leave the queue shortly: decide
+                 * every millisecond meanwhile, so that the fetcher is
+                 * woken again as soon as the queue is below its
+                 * thresholds. */
+                atomic_store_explicit(&s->quick_until_ms,
+                                      now + BP_SCHED_DRAIN_WATCH_MS,
+                                      memory_order_relaxed);
+        }
 }
 
 static void *run(void *arg) {
@@ -534,8 +549,14 @@ static void *run(void *arg) {
         pthread_mutex_lock(&s->ctl_lock);
         while (!s->stop) {
                 if (!s->wake) {
+                        long tick_ms =
+                            now_ms() < atomic_load_explicit(
+                                           &s->quick_until_ms,
+                                           memory_order_relaxed)
+                                ? 1
+                                : BP_SCHED_TICK_MS;
                         clock_gettime(CLOCK_MONOTONIC, &until);
-                        until.tv_nsec += BP_SCHED_TICK_MS * 1000000L;
+                        until.tv_nsec += tick_ms * 1000000L;
                         if (until.tv_nsec >= 1000000000L) {
                                 until.tv_sec++;
                                 until.tv_nsec -= 1000000000L;

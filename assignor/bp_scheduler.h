@@ -61,7 +61,11 @@ typedef struct bp_scheduler bp_scheduler_t;
  *  nothing): the higher buckets' high watermarks are asked of their
  *  leaders at most this often (ms), with this timeout. */
 #define BP_SCHED_PROBE_MS 10
-#define BP_SCHED_PROBE_TIMEOUT_MS 500
+#define BP_SCHED_PROBE_TIMEOUT_MS 100
+
+/** A request sent only to wake librdkafka's fetcher is waited for this
+ *  long (ms), not for its answer. */
+#define BP_SCHED_WAKE_TIMEOUT_MS 1
 
 /** Strict, librdkafka before 2.2: for this long (ms) after the queue was
  *  last nearly full, while it is not, the same requests at the same pace.
@@ -70,6 +74,11 @@ typedef struct bp_scheduler bp_scheduler_t;
  *  a second later: pauses and resumes do not wake it, a request does.
  *  (2.2 and later wait fetch.queue.backoff.ms, which the plugin sets.) */
 #define BP_SCHED_REFETCH_MS 1100
+
+/** Strict, after pausing on a nearly full queue: the scheduler decides
+ *  every millisecond for this long (ms), to wake the fetcher again as soon
+ *  as the paused records left the queue. */
+#define BP_SCHED_DRAIN_WATCH_MS 20
 
 /** Weighted: a bucket more than this many records ahead of its share is
  *  paused; it is resumed once back at its share. */
