@@ -2,7 +2,9 @@
  * bp_demo.c - bp-demo, the teaching demo of bucket priority: the incident
  * of a login code stuck behind a newsletter campaign (one shared consumer
  * group), then the same load with the bucket-priority plugin loaded by
- * configuration, side by side. See demo/README.md or bp-demo --help.
+ * configuration (dedicated workers per bucket), then with one worker
+ * serving both buckets through the plugin's strict scheduler, side by
+ * side. See demo/README.md or bp-demo --help.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -42,10 +44,11 @@ static void intro(const demo_options_t *o, const demo_plugin_t *pl,
                "Monday 09:00. Login codes and a %s-newsletter campaign go "
                "through one\nnotifications topic. Kafka has no priority: a "
                "record waits for every record\nahead of it in its "
-               "partition. Two runs, same load, same %d workers, each\n"
-               "record costing %lld us of work:\n\n"
+               "partition. Three runs, same load, each record costing\n"
+               "%lld us of work:\n\n"
                "  1. shared:  one consumer group reads everything (plain "
-               "librdkafka)\n"
+               "librdkafka),\n"
+               "              %d workers\n"
                "  2. buckets: every client adds, by configuration only:\n"
                "       plugin.library.paths=libbucketpriority\n"
                "       bucket.priority.topic=%s\n"
@@ -56,12 +59,29 @@ static void intro(const demo_options_t *o, const demo_plugin_t *pl,
                "       bucket.priority.bucket=critical  (%d worker, group "
                "%s.critical)\n"
                "       bucket.priority.bucket=bulk      (%d workers, group "
-               "%s.bulk)\n\n",
+               "%s.bulk)\n",
                color ? "\033[1m" : "", color ? "\033[0m" : "",
                rd_kafka_version_str(), pl->version(), o->plugin, total,
-               demo_scenario_consumers(sc), (long long)sc->cost_us, topic,
+               (long long)sc->cost_us, demo_scenario_consumers(sc), topic,
                sc->allocation, o->layout, sc->critical_consumers, group,
                sc->bulk_consumers, group);
+        printf("  3. strict:  the same plugin settings, but %d worker "
+               "(runs 1 and 2 have %d)\n"
+               "              serves both buckets, highest priority "
+               "first:\n"
+               "       bucket.priority.bucket=critical, bulk  (group "
+               "%s.critical+bulk)\n"
+               "       bucket.priority.schedule=strict        (the default "
+               "for a list)\n"
+               "%s"
+               "     Its scheduler pauses bulk while a login code waits and "
+               "resumes it once\n"
+               "     critical is read: bulk gets whatever capacity critical "
+               "leaves.\n\n",
+               sc->strict_consumers, demo_scenario_consumers(sc), group,
+               o->brokers ? "       fetch.wait.max.ms=100                  "
+                            "(recommended for a list)\n"
+                          : "");
         if (o->brokers)
                 printf("Cluster: %s. Topics are created and deleted with "
                        "the Admin API;\nin each run the topic grows to %d "
@@ -78,7 +98,7 @@ int main(int argc, char **argv) {
         demo_options_t o;
         demo_plugin_t pl;
         demo_view_t view;
-        demo_result_t res[2];
+        demo_result_t res[DEMO_MODES];
         struct sigaction sa;
         char err[512];
         int rc, i, done = 0, status = 0;
@@ -99,8 +119,9 @@ int main(int argc, char **argv) {
         demo_view_init(&view, o.plain);
         intro(&o, &pl, view.color);
         memset(res, 0, sizeof(res));
-        for (i = 0; i < 2 && !demo_interrupted; i++) {
-                if (demo_run(&o, i, i + 1, 2, &view, &pl, &res[i])) {
+        for (i = 0; i < DEMO_MODES && !demo_interrupted; i++) {
+                if (demo_run(&o, (demo_mode_t)i, i + 1, DEMO_MODES, &view,
+                             &pl, &res[i])) {
                         status = 1;
                         break;
                 }
@@ -111,14 +132,15 @@ int main(int argc, char **argv) {
         if (demo_interrupted) {
                 fprintf(stderr, "bp-demo: interrupted\n");
                 status = 130;
-        } else if (done == 2) {
-                demo_report_summary(stdout, &o, res, 2, view.color);
-                if (o.json_path && demo_report_json(o.json_path, res, 2)) {
+        } else if (done == DEMO_MODES) {
+                demo_report_summary(stdout, &o, res, DEMO_MODES, view.color);
+                if (o.json_path &&
+                    demo_report_json(o.json_path, res, DEMO_MODES)) {
                         perror(o.json_path);
                         status = 1;
                 }
                 if (o.report_path &&
-                    demo_report_html(o.report_path, &o, res, 2)) {
+                    demo_report_html(o.report_path, &o, res, DEMO_MODES)) {
                         perror(o.report_path);
                         status = 1;
                 }
@@ -126,11 +148,11 @@ int main(int argc, char **argv) {
                         printf("\nfigures written to %s\n", o.json_path);
                 if (o.report_path)
                         printf("report written to %s\n", o.report_path);
-                for (i = 0; i < 2; i++)
+                for (i = 0; i < DEMO_MODES; i++)
                         if (res[i].lost)
                                 status = 1;
         }
-        for (i = 0; i < 2; i++)
+        for (i = 0; i < DEMO_MODES; i++)
                 demo_result_free(&res[i]);
         demo_plugin_close(&pl);
         return status;

@@ -5,6 +5,7 @@
 #include "demo_conf.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "demo_log.h"
 
@@ -47,6 +48,10 @@ static rd_kafka_conf_t *base(const demo_setup_t *s, const char *bucket,
             "bucket.priority.buckets", "critical, bulk",
             "bucket.priority.allocation", s->allocation,
             "bucket.priority.layout", s->layout,
+            /* the default for a list of buckets, spelled out as the demo
+             * shows it */
+            "bucket.priority.schedule",
+            bucket && strchr(bucket, ',') ? "strict" : NULL,
             NULL};
         rd_kafka_conf_t *conf = rd_kafka_conf_new();
 
@@ -85,8 +90,13 @@ rd_kafka_conf_t *demo_conf_consumer(const demo_setup_t *s, const char *bucket,
             /* The mock cluster answers an empty fetch only when
              * fetch.wait.max.ms has passed, even if records arrive
              * meanwhile (a real broker answers at once): keep the wait
-             * short there, or every latency includes up to 500 ms of it. */
-            "fetch.wait.max.ms", s->mock ? "10" : NULL,
+             * short there, or every latency includes up to 500 ms of it.
+             * On a real cluster, a consumer of several buckets gets the
+             * 100 ms docs/consumer.md recommends for it: after a resume,
+             * its lower bucket's records wait for the fetch in flight. */
+            "fetch.wait.max.ms", s->mock ? "10"
+                                 : bucket && strchr(bucket, ',') ? "100"
+                                                                 : NULL,
             NULL};
         rd_kafka_conf_t *conf =
             base(s, s->buckets ? bucket : NULL, client_id, err, err_size);

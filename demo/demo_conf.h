@@ -1,8 +1,9 @@
 /*
  * demo_conf.h - the client configurations of a run, by properties only:
- * the shared run is plain librdkafka; the buckets run adds the plugin
- * (plugin.library.paths first, then the bucket.priority.* properties),
- * exactly what an application would put in its properties file.
+ * the shared run is plain librdkafka; the buckets and strict runs add the
+ * plugin (plugin.library.paths first, then the bucket.priority.*
+ * properties), exactly what an application would put in its properties
+ * file.
  */
 #ifndef DEMO_CONF_H
 #define DEMO_CONF_H
@@ -13,7 +14,8 @@
 
 /** What the clients of one run share. */
 typedef struct demo_setup {
-        int buckets;            /**< 0: shared run, 1: buckets run. */
+        int buckets;            /**< 0: shared run (no plugin), 1: buckets
+                                 *   or strict run (plugin loaded). */
         int mock;               /**< On the embedded mock cluster. */
         const char *bootstraps;
         const char *plugin;     /**< Path of libbucketpriority.so. */
@@ -28,8 +30,9 @@ rd_kafka_conf_t *demo_conf_producer(const demo_setup_t *s,
                                     const char *client_id, char *err,
                                     size_t err_size);
 
-/** A consumer configuration; \p bucket is the bucket it serves (buckets
- *  run) or NULL (shared run). NULL with \p err filled. */
+/** A consumer configuration; \p bucket is bucket.priority.bucket: the
+ *  bucket it serves (buckets run), the list "critical, bulk" (strict run),
+ *  or NULL (shared run). NULL with \p err filled. */
 rd_kafka_conf_t *demo_conf_consumer(const demo_setup_t *s, const char *bucket,
                                     const char *client_id, char *err,
                                     size_t err_size);

@@ -12,6 +12,9 @@
 #include <time.h>
 #include <unistd.h>
 
+const char *const demo_mode_name[DEMO_MODES] = {"shared", "buckets",
+                                                "strict"};
+
 static void usage(FILE *f) {
         fprintf(f,
                 "usage: bp-demo [--quick] [--json FILE] [--report FILE.html]\n"
@@ -23,10 +26,12 @@ static void usage(FILE *f) {
                 "Run 1 \"shared\": one consumer group reads everything, login\n"
                 "codes wait behind newsletters. Run 2 \"buckets\": the\n"
                 "bucket-priority plugin, loaded by configuration, gives each\n"
-                "class its own partitions and consumer group.\n"
+                "class its own partitions and consumer group. Run 3\n"
+                "\"strict\": one worker serves both buckets, the plugin\n"
+                "pausing bulk while a login code waits.\n"
                 "\n"
                 "  --quick            smaller campaign, whole demo under 60 s\n"
-                "  --json FILE        write both runs' figures as JSON\n"
+                "  --json FILE        write the runs' figures as JSON\n"
                 "  --report FILE      write a self-contained HTML report\n"
                 "  --brokers H:P      use a real cluster instead of the\n"
                 "                     embedded mock one (topics are created\n"
@@ -48,6 +53,7 @@ static void scenario_default(demo_scenario_t *sc, int quick) {
         sc->grow_to            = 12;
         sc->critical_consumers = 1;
         sc->bulk_consumers     = 2;
+        sc->strict_consumers   = 1;
         sc->allocation         = "25%, 75%";
         sc->drain_timeout_s    = 120;
         /* Sized so the shared run's backlog drains inside the window at the
@@ -89,6 +95,11 @@ static int plugin_next_to_exe(char *out, size_t size) {
 
 int demo_scenario_consumers(const demo_scenario_t *sc) {
         return sc->critical_consumers + sc->bulk_consumers;
+}
+
+int demo_mode_workers(const demo_scenario_t *sc, demo_mode_t m) {
+        return m == DEMO_MODE_STRICT ? sc->strict_consumers
+                                     : demo_scenario_consumers(sc);
 }
 
 int demo_options_parse(demo_options_t *o, int argc, char **argv) {

@@ -8,7 +8,19 @@
 
 #include <stdint.h>
 
-/** The load both runs carry, identical in each (fairness). */
+/** The runs, in the order the demo shows them. */
+typedef enum demo_mode {
+        DEMO_MODE_SHARED = 0, /**< One group reads everything, no plugin. */
+        DEMO_MODE_BUCKETS,    /**< A group and workers per bucket. */
+        DEMO_MODE_STRICT      /**< One worker serves both buckets, the
+                               *   plugin's strict scheduler first. */
+} demo_mode_t;
+#define DEMO_MODES 3
+
+/** "shared", "buckets", "strict": run names in the output and JSON. */
+extern const char *const demo_mode_name[DEMO_MODES];
+
+/** The load every run carries, identical in each (fairness). */
 typedef struct demo_scenario {
         double window_s;          /**< Measured part of a run. */
         double critical_rate;     /**< Login codes per second. */
@@ -22,6 +34,8 @@ typedef struct demo_scenario {
         double kill_at_s;         /**< --brokers: when a consumer dies. */
         int critical_consumers;   /**< Buckets run: critical consumers. */
         int bulk_consumers;       /**< Buckets run: bulk consumers. */
+        int strict_consumers;     /**< Strict run: workers serving both
+                                   *   buckets (1: the small service). */
         const char *allocation;   /**< "25%, 75%": critical, bulk. */
         double drain_timeout_s;   /**< Give up draining after this. */
 } demo_scenario_t;
@@ -47,7 +61,10 @@ typedef struct demo_options {
  */
 int demo_options_parse(demo_options_t *o, int argc, char **argv);
 
-/** Total consumer threads of a run (same in both runs). */
+/** Consumer threads of the shared and the buckets runs (the same). */
 int demo_scenario_consumers(const demo_scenario_t *sc);
+
+/** Consumer threads of run \p m. */
+int demo_mode_workers(const demo_scenario_t *sc, demo_mode_t m);
 
 #endif /* DEMO_OPTIONS_H */

@@ -18,6 +18,8 @@ int demo_plugin_open(demo_plugin_t *pl, const char *path, char *err,
         *(void **)&pl->version      = dlsym(pl->handle, "bp_version");
         *(void **)&pl->stats        = dlsym(pl->handle, "bp_stats");
         *(void **)&pl->bucket_stats = dlsym(pl->handle, "bp_bucket_stats");
+        *(void **)&pl->consumer_bucket_stats =
+            dlsym(pl->handle, "bp_consumer_bucket_stats");
         if (!pl->version || !pl->stats || !pl->bucket_stats ||
             !dlsym(pl->handle, "conf_init")) {
                 snprintf(err, err_size,

@@ -1,7 +1,8 @@
 /*
  * demo_plugin.h - the demo's own handle on the plugin file: librdkafka
  * loads it by plugin.library.paths; the demo opens the same file to read
- * its routing statistics (bp_stats, bp_bucket_stats) for the view, without
+ * its routing statistics (bp_stats, bp_bucket_stats) and the scheduler's
+ * per-bucket figures (bp_consumer_bucket_stats) for the view, without
  * linking it.
  */
 #ifndef DEMO_PLUGIN_H
@@ -17,6 +18,9 @@ typedef struct demo_plugin {
         int (*stats)(const rd_kafka_t *rk, bp_stats_t *stats);
         int (*bucket_stats)(const rd_kafka_t *rk, int idx,
                             bp_bucket_stats_t *stats);
+        /** NULL when the plugin predates it (no scheduler figures). */
+        int (*consumer_bucket_stats)(const rd_kafka_t *rk, int idx,
+                                     bp_consumer_bucket_stats_t *stats);
 } demo_plugin_t;
 
 /** Opens \p path. @returns 0, or -1 with \p err filled. */

@@ -33,11 +33,13 @@ static int send_one(demo_producer_t *p, long id) {
                                 "%ld %" PRId64 " your login code is %06ld",
                                 id, now, (id * 7919 + 123457) % 1000000);
         else
+                /* Short: the mock cluster keeps at most 5 MiB per
+                 * partition, and the strict run reads some bulk partitions
+                 * only once the window closed; every newsletter must still
+                 * be there then. */
                 vlen = snprintf(value, sizeof(value),
-                                "%ld %" PRId64 " Spring sale! Everything "
-                                "must go: up to 70%% off for subscriber "
-                                "%ld, this week only.",
-                                id, now, id);
+                                "%ld %" PRId64 " Spring sale: 70%% off",
+                                id, now);
         demo_stats_sent(p->st, p->cls, id, now);
         for (;;) {
                 err = rd_kafka_producev(

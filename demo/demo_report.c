@@ -9,10 +9,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "demo_compare.h"
 #include "demo_svg.h"
 #include "demo_view.h"
 
-static const char *const run_color[] = {"#d62728", "#2ca02c"};
+static const char *const run_color[DEMO_MODES] = {"#d62728", "#2ca02c",
+                                                  "#1f77b4"};
 
 /* --- terminal summary ---------------------------------------------------- */
 
@@ -42,22 +44,70 @@ static void row_count(FILE *f, const char *label, const demo_result_t *r,
         fputc('\n', f);
 }
 
+/* How evenly the bulk partitions were read in the window. */
+static void row_spread(FILE *f, const demo_result_t *r, int n) {
+        char lo[24], hi[24], buf[56];
+        int i;
+
+        fprintf(f, "  %-34s", "  per bulk partition, least-most");
+        for (i = 0; i < n; i++) {
+                snprintf(buf, sizeof(buf), "%s-%s",
+                         demo_fmt_count(r[i].bulk_part_lo_n, lo, sizeof(lo)),
+                         demo_fmt_count(r[i].bulk_part_hi_n, hi, sizeof(hi)));
+                fprintf(f, " %14s", r[i].bulk_part_lo < 0 ? "-" : buf);
+        }
+        fputc('\n', f);
+}
+
+/* The strict run's scheduler figures (the other runs have none). */
+static void sched_rows(FILE *f, const demo_result_t *r, int n) {
+        char label[48], buf[48];
+        int i, c, any = 0;
+
+        for (i = 0; i < n; i++)
+                any |= r[i].sched_valid;
+        for (c = 0; any && c < DEMO_CLASSES; c++) {
+                snprintf(label, sizeof(label), "scheduler: %s delivered",
+                         demo_class_name[c]);
+                fprintf(f, "  %-34s", label);
+                for (i = 0; i < n; i++)
+                        fprintf(f, " %14s",
+                                r[i].sched_valid
+                                    ? demo_fmt_count(r[i].sched[c].delivered,
+                                                     buf, sizeof(buf))
+                                    : "-");
+                snprintf(label, sizeof(label), "scheduler: %s paused",
+                         demo_class_name[c]);
+                fprintf(f, "\n  %-34s", label);
+                for (i = 0; i < n; i++) {
+                        snprintf(buf, sizeof(buf), "%ldx, %.1f s",
+                                 r[i].sched[c].pauses,
+                                 (double)r[i].sched[c].paused_ms / 1000.0);
+                        fprintf(f, " %14s", r[i].sched_valid ? buf : "-");
+                }
+                fputc('\n', f);
+        }
+}
+
 void demo_report_summary(FILE *f, const demo_options_t *o,
                          const demo_result_t *r, int n, int color) {
         const demo_scenario_t *sc = &o->sc;
-        char total[32];
+        char total[32], text[1200];
         int i;
 
         demo_fmt_count(sc->bulk_total, total, sizeof(total));
         fprintf(f, "\n%sSummary%s: login codes (%.0f/s) during a campaign of "
-                   "%s newsletters; same load,\n%d workers and %lld us of "
-                   "work per record in both runs.\n\n",
+                   "%s newsletters; the same\nload and %lld us of work per "
+                   "record in every run, not the same workers.\n\n",
                 color ? "\033[1m" : "", color ? "\033[0m" : "",
-                sc->critical_rate, total, demo_scenario_consumers(sc),
-                (long long)sc->cost_us);
+                sc->critical_rate, total, (long long)sc->cost_us);
         fprintf(f, "  %-34s", "");
         for (i = 0; i < n; i++)
                 fprintf(f, " %14s", r[i].mode);
+        fputc('\n', f);
+        fprintf(f, "  %-34s", "workers (consumer threads)");
+        for (i = 0; i < n; i++)
+                fprintf(f, " %14d", r[i].workers);
         fputc('\n', f);
         row_ms(f, "critical p50 (produce to consume)", r, n,
                offsetof(demo_result_t, critical_p50_ms));
@@ -69,12 +119,14 @@ void demo_report_summary(FILE *f, const demo_options_t *o,
                   offsetof(demo_result_t, critical_late));
         row_count(f, "bulk consumed in the window", r, n,
                   offsetof(demo_result_t, bulk_consumed));
+        row_spread(f, r, n);
         row_count(f, "bulk drained afterwards", r, n,
                   offsetof(demo_result_t, bulk_drained));
         row_count(f, "lost (delivered, never consumed)", r, n,
                   offsetof(demo_result_t, lost));
-        row_count(f, "consumed twice (after a crash)", r, n,
+        row_count(f, "consumed twice", r, n,
                   offsetof(demo_result_t, duplicates));
+        sched_rows(f, r, n);
         for (i = 0; i < n; i++) {
                 if (r[i].failed)
                         fprintf(f, "  note: %s run: %ld records failed "
@@ -94,33 +146,31 @@ void demo_report_summary(FILE *f, const demo_options_t *o,
                         fprintf(f, "  note: %s run: the plugin saw %ld "
                                    "records outside a worker's bucket\n",
                                 r[i].mode, r[i].foreign);
+                if (r[i].duplicates && r[i].crashed)
+                        fprintf(f, "  note: %s run: after the crash, the "
+                                   "records since the last commit\n"
+                                   "        came again\n",
+                                r[i].mode);
+                if (r[i].duplicates && r[i].sched_valid)
+                        fprintf(f, "  note: %s run: a record handed out as "
+                                   "the scheduler pauses its bucket\n"
+                                   "        may come again (at-least-once, "
+                                   "docs/consumer.md)\n",
+                                r[i].mode);
                 if (!r[i].drained)
                         fprintf(f, "  note: %s run: the drain did not "
                                    "finish\n",
                                 r[i].mode);
         }
-        if (n == 2 && r[1].critical_p99_ms > 0) {
-                char a[24], b[24];
-                fprintf(f,
-                        "\nWith buckets, critical p99 is %.0fx lower (%s -> "
-                        "%s).\n",
-                        r[0].critical_p99_ms / r[1].critical_p99_ms,
-                        demo_fmt_ms(r[0].critical_p99_ms, a, sizeof(a)),
-                        demo_fmt_ms(r[1].critical_p99_ms, b, sizeof(b)));
-                fprintf(f, "The price: %d of the %d workers serve%s only "
-                           "critical, so ",
-                        sc->critical_consumers, demo_scenario_consumers(sc),
-                        sc->critical_consumers == 1 ? "s" : "");
-                if (r[1].bulk_done_s >= 0 && r[0].bulk_done_s >= 0)
-                        fprintf(f, "the last newsletter\nwas read at %.1f s "
-                                   "instead of %.1f s",
-                                r[1].bulk_done_s, r[0].bulk_done_s);
-                else
-                        fprintf(f, "%s newsletters\nwere still queued when "
-                                   "the window closed",
-                                demo_fmt_count(r[1].bulk_drained, a,
-                                               sizeof(a)));
-                fprintf(f, " (bulk may take hours: seeds/000).\n");
+        demo_compare_buckets(text, sizeof(text), sc, r, n);
+        if (text[0]) {
+                fputc('\n', f);
+                demo_print_wrapped(f, text, 78);
+        }
+        demo_compare_strict(text, sizeof(text), sc, r, n);
+        if (text[0]) {
+                fputc('\n', f);
+                demo_print_wrapped(f, text, 78);
         }
 }
 
@@ -128,18 +178,29 @@ void demo_report_summary(FILE *f, const demo_options_t *o,
 
 int demo_report_json(const char *path, const demo_result_t *r, int n) {
         FILE *f = fopen(path, "w");
-        int i;
+        int i, c;
 
         if (!f)
                 return -1;
         fputs("{\"runs\":[", f);
-        for (i = 0; i < n; i++)
+        for (i = 0; i < n; i++) {
                 fprintf(f,
                         "%s{\"mode\":\"%s\",\"critical_p50_ms\":%.1f,"
                         "\"critical_p99_ms\":%.1f,\"bulk_consumed\":%ld,"
-                        "\"lost\":%ld}",
+                        "\"lost\":%ld,\"workers\":%d",
                         i ? "," : "", r[i].mode, r[i].critical_p50_ms,
-                        r[i].critical_p99_ms, r[i].bulk_consumed, r[i].lost);
+                        r[i].critical_p99_ms, r[i].bulk_consumed, r[i].lost,
+                        r[i].workers);
+                for (c = 0; r[i].sched_valid && c < DEMO_CLASSES; c++)
+                        fprintf(f,
+                                "%s\"%s\":{\"delivered\":%ld,"
+                                "\"pauses\":%ld,\"paused_ms\":%ld}%s",
+                                c ? "," : ",\"scheduler\":{",
+                                demo_class_name[c], r[i].sched[c].delivered,
+                                r[i].sched[c].pauses, r[i].sched[c].paused_ms,
+                                c == DEMO_CLASSES - 1 ? "}" : "");
+                fputc('}', f);
+        }
         fputs("]}\n", f);
         return fclose(f) ? -1 : 0;
 }
@@ -161,6 +222,36 @@ static const char css[] =
     "svg .grid{stroke:#eee}svg .axis{stroke:#888}"
     "svg .band{fill:#f4e7c5;fill-opacity:.6}"
     "svg .mark{stroke:#999;stroke-dasharray:4 4}";
+
+/* The strict run's scheduler figures, "-" for the other runs. */
+static void html_sched_rows(FILE *f, const demo_result_t *r, int n) {
+        int i, c, any = 0;
+
+        for (i = 0; i < n; i++)
+                any |= r[i].sched_valid;
+        for (c = 0; any && c < DEMO_CLASSES; c++) {
+                fprintf(f, "<tr><td>scheduler: %s delivered</td>",
+                        demo_class_name[c]);
+                for (i = 0; i < n; i++)
+                        if (r[i].sched_valid)
+                                fprintf(f, "<td>%ld</td>",
+                                        r[i].sched[c].delivered);
+                        else
+                                fputs("<td>-</td>", f);
+                fprintf(f, "</tr>\n<tr><td>scheduler: %s paused (times, "
+                           "total s)</td>",
+                        demo_class_name[c]);
+                for (i = 0; i < n; i++)
+                        if (r[i].sched_valid)
+                                fprintf(f, "<td>%ld, %.1f</td>",
+                                        r[i].sched[c].pauses,
+                                        (double)r[i].sched[c].paused_ms /
+                                            1000.0);
+                        else
+                                fputs("<td>-</td>", f);
+                fputs("</tr>\n", f);
+        }
+}
 
 static void html_table(FILE *f, const demo_result_t *r, int n) {
         static const struct {
@@ -187,8 +278,21 @@ static void html_table(FILE *f, const demo_result_t *r, int n) {
         fputs("<table><tr><th></th>", f);
         for (i = 0; i < n; i++)
                 fprintf(f, "<th>%s</th>", r[i].mode);
+        fputs("</tr>\n<tr><td>workers (consumer threads)</td>", f);
+        for (i = 0; i < n; i++)
+                fprintf(f, "<td>%d</td>", r[i].workers);
         fputs("</tr>\n", f);
         for (k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
+                if (rows[k].off == offsetof(demo_result_t, bulk_drained)) {
+                        fputs("<tr><td>bulk consumed in the window, per "
+                              "partition (least, most)</td>",
+                              f);
+                        for (i = 0; i < n; i++)
+                                fprintf(f, "<td>%ld, %ld</td>",
+                                        r[i].bulk_part_lo_n,
+                                        r[i].bulk_part_hi_n);
+                        fputs("</tr>\n", f);
+                }
                 fprintf(f, "<tr><td>%s</td>", rows[k].label);
                 for (i = 0; i < n; i++) {
                         const char *p = (const char *)&r[i] + rows[k].off;
@@ -199,6 +303,7 @@ static void html_table(FILE *f, const demo_result_t *r, int n) {
                 }
                 fputs("</tr>\n", f);
         }
+        html_sched_rows(f, r, n);
         fputs("</table>\n", f);
 }
 
@@ -231,20 +336,21 @@ static size_t lag_xy(const demo_result_t *r, float **x, float **y) {
 
 static void charts(FILE *f, const demo_options_t *o, const demo_result_t *r,
                    int n) {
-        demo_svg_series_t s[4];
+        demo_svg_series_t s[2 * DEMO_MODES];
         demo_svg_chart_t c;
-        float *x[4] = {0}, *y[4] = {0};
+        float *x[2 * DEMO_MODES] = {0}, *y[2 * DEMO_MODES] = {0};
         double x_max = 0, y_max = 1000, lag_max = 1;
-        char label[4][64];
+        char label[DEMO_MODES][64];
         size_t j;
-        int i;
+        int i, m = n < DEMO_MODES ? n : DEMO_MODES;
 
-        for (i = 0; i < n && i < 2; i++) {
+        memset(s, 0, sizeof(s));
+        for (i = 0; i < m; i++) {
                 s[i].n     = critical_xy(&r[i], &x[i], &y[i]);
                 s[i].x     = x[i];
                 s[i].y     = y[i];
                 s[i].dots  = 1;
-                s[i].color = run_color[i];
+                s[i].color = run_color[r[i].mode_id];
                 snprintf(label[i], sizeof(label[i]), "%s (p99 %.0f ms)",
                          r[i].mode, r[i].critical_p99_ms);
                 s[i].label = label[i];
@@ -254,12 +360,12 @@ static void charts(FILE *f, const demo_options_t *o, const demo_result_t *r,
                         if (y[i][j] > y_max)
                                 y_max = y[i][j];
                 }
-                s[i + 2].n = lag_xy(&r[i], &x[i + 2], &y[i + 2]);
-                for (j = 0; j < s[i + 2].n; j++) {
-                        if (x[i + 2][j] > x_max)
-                                x_max = x[i + 2][j];
-                        if (y[i + 2][j] > lag_max)
-                                lag_max = y[i + 2][j];
+                s[i + m].n = lag_xy(&r[i], &x[i + m], &y[i + m]);
+                for (j = 0; j < s[i + m].n; j++) {
+                        if (x[i + m][j] > x_max)
+                                x_max = x[i + m][j];
+                        if (y[i + m][j] > lag_max)
+                                lag_max = y[i + m][j];
                 }
         }
         memset(&c, 0, sizeof(c));
@@ -284,14 +390,14 @@ static void charts(FILE *f, const demo_options_t *o, const demo_result_t *r,
                 c.x_mark[2]       = o->sc.kill_at_s;
                 c.x_mark_label[2] = "a worker crashes";
         }
-        demo_svg_write(f, &c, s, n < 2 ? n : 2);
+        demo_svg_write(f, &c, s, m);
 
-        for (i = 0; i < n && i < 2; i++) {
-                s[i + 2].x     = x[i + 2];
-                s[i + 2].y     = y[i + 2];
-                s[i + 2].dots  = 0;
-                s[i + 2].color = run_color[i];
-                s[i + 2].label = r[i].mode;
+        for (i = 0; i < m; i++) {
+                s[i + m].x     = x[i + m];
+                s[i + m].y     = y[i + m];
+                s[i + m].dots  = 0;
+                s[i + m].color = run_color[r[i].mode_id];
+                s[i + m].label = r[i].mode;
         }
         c.title        = "Bulk backlog (newsletters delivered, not consumed)";
         c.y_label      = "records";
@@ -300,18 +406,26 @@ static void charts(FILE *f, const demo_options_t *o, const demo_result_t *r,
         c.y_max        = lag_max * 1.1;
         c.y_mark       = 0;
         fputs("<p></p>\n", f);
-        demo_svg_write(f, &c, s + 2, n < 2 ? n : 2);
-        for (i = 0; i < 4; i++) {
+        demo_svg_write(f, &c, s + m, m);
+        for (i = 0; i < 2 * DEMO_MODES; i++) {
                 free(x[i]);
                 free(y[i]);
         }
+}
+
+static void html_paragraph(FILE *f, const char *text) {
+        if (!text[0])
+                return;
+        fputs("<p>", f);
+        demo_html_escape(f, text);
+        fputs("</p>\n", f);
 }
 
 int demo_report_html(const char *path, const demo_options_t *o,
                      const demo_result_t *r, int n) {
         const demo_scenario_t *sc = &o->sc;
         FILE *f                   = fopen(path, "w");
-        char when[64];
+        char when[64], text[1200];
         time_t now = time(NULL);
 
         if (!f)
@@ -323,7 +437,8 @@ int demo_report_html(const char *path, const demo_options_t *o,
                 "report</title>\n<style>%s</style></head><body>\n",
                 css);
         fputs("<h1>Login codes behind a newsletter campaign: one shared "
-              "group vs. bucket priority</h1>\n",
+              "group vs. bucket priority, with dedicated workers or one "
+              "strict worker</h1>\n",
               f);
         fprintf(f,
                 "<p>One Kafka topic of %d partitions carries two kinds of "
@@ -331,11 +446,12 @@ int demo_report_html(const char *path, const demo_options_t *o,
                 "a second, keys <code>critical-&lt;id&gt;</code>) and a "
                 "<b>bulk</b> marketing campaign of %ld newsletters written "
                 "at %.0f a second (keys <code>bulk-&lt;id&gt;</code>). "
-                "Each run has %d consumer threads and every record costs "
-                "%lld&nbsp;&micro;s to process.</p>\n",
+                "Every run carries the same load and every record costs "
+                "%lld&nbsp;&micro;s to process; the shared and buckets runs "
+                "have %d consumer threads, the strict run %d.</p>\n",
                 sc->partitions, sc->critical_rate, sc->bulk_total,
-                sc->bulk_rate, demo_scenario_consumers(sc),
-                (long long)sc->cost_us);
+                sc->bulk_rate, (long long)sc->cost_us,
+                demo_scenario_consumers(sc), sc->strict_consumers);
         fprintf(f,
                 "<ul><li><b>shared</b>: plain librdkafka, one consumer "
                 "group, the default partitioner; a login code waits behind "
@@ -349,9 +465,21 @@ int demo_report_html(const char *path, const demo_options_t *o,
         demo_html_escape(f, o->layout);
         fprintf(f,
                 "</code>); %d consumer%s in group <i>.critical</i>, %d in "
-                "<i>.bulk</i>.</li></ul>\n",
+                "<i>.bulk</i>.</li>\n"
+                "<li><b>strict</b>: the same plugin settings, but %d "
+                "consumer%s serving both buckets, highest priority first "
+                "(<code>bucket.priority.bucket=critical, bulk</code>, "
+                "<code>bucket.priority.schedule=strict</code>, group "
+                "<i>.critical+bulk</i>): the small service that cannot "
+                "afford a deployment per priority. The plugin's scheduler "
+                "pauses the bulk partitions while a critical one has "
+                "records waiting and resumes them once it is read, so bulk "
+                "gets the capacity critical leaves: one worker's, not "
+                "%d.</li></ul>\n",
                 sc->critical_consumers, sc->critical_consumers == 1 ? "" : "s",
-                sc->bulk_consumers);
+                sc->bulk_consumers, sc->strict_consumers,
+                sc->strict_consumers == 1 ? "" : "s",
+                demo_scenario_consumers(sc));
         if (o->brokers) {
                 fputs("<p>Cluster: real brokers (<code>", f);
                 demo_html_escape(f, o->brokers);
@@ -360,7 +488,10 @@ int demo_report_html(const char *path, const demo_options_t *o,
                         "%d partitions at %.0f&nbsp;s (CreatePartitions) "
                         "and a worker (a bulk one in the buckets run) "
                         "crashes at %.0f&nbsp;s: destroyed without closing, "
-                        "so its group waits for the session timeout.",
+                        "so its group waits for the session timeout. The "
+                        "strict run's only worker is restarted at once, as "
+                        "a supervisor would; its group waits for the dead "
+                        "member's session too.",
                         sc->partitions, sc->grow_to, sc->grow_at_s,
                         sc->kill_at_s);
         } else {
@@ -370,6 +501,10 @@ int demo_report_html(const char *path, const demo_options_t *o,
                 o->quick ? " --quick" : "");
         fputs("<h2>Results</h2>\n", f);
         html_table(f, r, n);
+        demo_compare_buckets(text, sizeof(text), sc, r, n);
+        html_paragraph(f, text);
+        demo_compare_strict(text, sizeof(text), sc, r, n);
+        html_paragraph(f, text);
         fputs("<p>Latency is measured from the produce call to the moment a "
               "consumer has handled the record. After the measured window "
               "every run drains what is left with no processing cost; "

@@ -10,13 +10,17 @@
 #include "demo_options.h"
 #include "demo_run.h"
 
-/** Prints the side-by-side table of the \p n runs in \p r. */
+/** Prints the side-by-side table of the \p n runs in \p r and what they
+ *  show compared with the shared run. */
 void demo_report_summary(FILE *f, const demo_options_t *o,
                          const demo_result_t *r, int n, int color);
 
 /**
  * Writes exactly {"runs":[{"mode":..,"critical_p50_ms":N,
- * "critical_p99_ms":N,"bulk_consumed":N,"lost":N},...]} to \p path.
+ * "critical_p99_ms":N,"bulk_consumed":N,"lost":N,"workers":N},...]} to
+ * \p path, the runs in order (shared, buckets, strict); the strict run's
+ * object ends with "scheduler":{"critical":{"delivered":N,"pauses":N,
+ * "paused_ms":N},"bulk":{...}}.
  * @returns 0, or -1 (errno set).
  */
 int demo_report_json(const char *path, const demo_result_t *r, int n);

@@ -1,6 +1,6 @@
 /*
- * demo_run.c - one run: cluster, topic, workers, the timed story, the
- * drain and the result.
+ * demo_run.c - one run (shared, buckets or strict): cluster, topic,
+ * workers, the timed story, the drain and the result.
  */
 #include "demo_run.h"
 
@@ -11,10 +11,10 @@
 #include "demo_consumer.h"
 #include "demo_log.h"
 #include "demo_producer.h"
+#include "demo_sched.h"
 #include "demo_time.h"
 
 #define TICK_US 200000
-#define MAX_CONSUMERS 16
 #define JOIN_TIMEOUT_S 60
 
 volatile sig_atomic_t demo_interrupted;
@@ -22,6 +22,7 @@ volatile sig_atomic_t demo_interrupted;
 typedef struct run {
         const demo_options_t *o;
         const demo_scenario_t *sc;
+        demo_mode_t mode;
         const demo_plugin_t *pl;
         demo_view_t *v;
         demo_result_t *res;
@@ -30,7 +31,7 @@ typedef struct run {
         demo_cluster_t cluster;
         int cluster_up, topic_made;
         demo_producer_t prod[DEMO_CLASSES];
-        demo_consumer_t cons[MAX_CONSUMERS];
+        demo_consumer_t cons[DEMO_MAX_WORKERS];
         int cons_cnt;
         atomic_llong cost_us;
         int64_t t0;
@@ -40,31 +41,41 @@ typedef struct run {
         int told_campaign, told_sent, told_stuck1, told_stuck5, told_flow;
         int grown, killed;
         char shown_parts[DEMO_CLASSES][48];
+        char shown_union[48];         /* strict: the worker's partitions */
+        demo_sched_story_t sched_story;
 } run_t;
 
 static double run_time(const run_t *r) {
         return r->t0 ? (double)(demo_now_us() - r->t0) / 1e6 : 0;
 }
 
-/* The consumers serving class \p c (all of them in the shared run). */
-static int serves(const run_t *r, int k, int c) {
-        return !r->cons[k].bucket ||
-               !strcmp(r->cons[k].bucket, demo_class_name[c]);
+static int alive(const run_t *r, int k) {
+        return !atomic_load(&r->cons[k].dead) && !atomic_load(&r->cons[k].kill);
 }
 
+/* The partitions of class \p c: the union of the assignments of the live
+ * workers serving it; in the strict run, the part of the worker's
+ * assignment holding that bucket. */
 static void class_assignment(const run_t *r, int c, char *out, size_t size,
-                             int *alive) {
+                             int *live) {
+        demo_sched_t f[DEMO_CLASSES];
         uint64_t mask = 0;
         size_t len;
         int k;
 
-        *alive = 0;
+        *live = 0;
         for (k = 0; k < r->cons_cnt; k++) {
-                if (!serves(r, k, c) || atomic_load(&r->cons[k].dead) ||
-                    atomic_load(&r->cons[k].kill))
+                if (!demo_consumer_serves(&r->cons[k], (demo_class_t)c) ||
+                    !alive(r, k))
                         continue;
-                (*alive)++;
+                (*live)++;
                 mask |= atomic_load(&r->cons[k].assigned);
+                if (r->mode == DEMO_MODE_STRICT && mask &&
+                    !demo_sched_figures(r->cons, r->cons_cnt, f)) {
+                        demo_sched_partitions(r->cons, r->cons_cnt, k, c,
+                                              f[c].partitions, out, size);
+                        return;
+                }
         }
         demo_partitions_text(mask, out, size);
         len = strlen(out);
@@ -114,7 +125,13 @@ static void fill_frame(run_t *r, demo_view_frame_t *f, const char *phase) {
         f->t_s        = run_time(r);
         f->window_s   = r->sc->window_s;
         f->bulk_total = r->sc->bulk_total;
-        if (r->setup.buckets)
+        if (r->mode == DEMO_MODE_STRICT)
+                snprintf(f->setup, sizeof(f->setup),
+                         "topic %s (%d partitions), buckets critical, bulk "
+                         "= %s; %d worker for both, strict",
+                         r->setup.topic, r->partitions, r->sc->allocation,
+                         r->sc->strict_consumers);
+        else if (r->setup.buckets)
                 snprintf(f->setup, sizeof(f->setup),
                          "topic %s (%d partitions), buckets critical, bulk "
                          "= %s",
@@ -140,6 +157,35 @@ static void fill_frame(run_t *r, demo_view_frame_t *f, const char *phase) {
                           : 0;
         }
         plugin_line(r, f->plugin, sizeof(f->plugin));
+        f->sched_valid = r->mode == DEMO_MODE_STRICT &&
+                         !demo_sched_figures(r->cons, r->cons_cnt, f->sched);
+}
+
+/* Strict run: narrates the worker's assignment (both buckets). */
+static void observe_strict(run_t *r) {
+        uint64_t mask = 0;
+        char text[48];
+        int k, live = 0;
+
+        for (k = 0; k < r->cons_cnt; k++)
+                if (alive(r, k)) {
+                        live++;
+                        mask |= atomic_load(&r->cons[k].assigned);
+                }
+        demo_partitions_text(mask, text, sizeof(text));
+        if (!strcmp(text, r->shown_union))
+                return;
+        snprintf(r->shown_union, sizeof(r->shown_union), "%s", text);
+        if (!mask)
+                demo_log(DEMO_LOG_STEP,
+                         "group %s.critical+bulk: rebalancing, no partition "
+                         "assigned (%d worker)",
+                         r->setup.group, live);
+        else
+                demo_log(DEMO_LOG_STEP,
+                         "group %s.critical+bulk: %d worker on partitions "
+                         "%s, both buckets",
+                         r->setup.group, live, text);
 }
 
 /* Samples the chart series and narrates assignment changes. */
@@ -158,6 +204,10 @@ static void observe(run_t *r, const demo_view_frame_t *f) {
             atomic_load(&r->prod[DEMO_BULK].done) &&
             demo_stats_lag(r->st, DEMO_BULK) == 0)
                 r->res->bulk_done_s = f->t_s;
+        if (r->mode == DEMO_MODE_STRICT) {
+                observe_strict(r);
+                return;
+        }
         for (c = 0; c < DEMO_CLASSES; c++) {
                 if (!strcmp(r->shown_parts[c], f->row[c].partitions))
                         continue;
@@ -195,13 +245,41 @@ static void draw(run_t *r, const char *phase, int force) {
 
 static int create_producers(run_t *r, char *err, size_t err_size);
 
+/* Starts worker number cons_cnt: its bucket (or list of buckets) follows
+ * from the run and its number. */
+static int add_worker(run_t *r, char *err, size_t err_size) {
+        demo_consumer_t *c;
+        int k = r->cons_cnt;
+
+        if (k >= DEMO_MAX_WORKERS) {
+                snprintf(err, err_size, "too many workers");
+                return -1;
+        }
+        c = &r->cons[k];
+        memset(c, 0, sizeof(*c));
+        c->index   = k;
+        c->st      = r->st;
+        c->cost_us = &r->cost_us;
+        if (r->mode == DEMO_MODE_STRICT)
+                c->bucket = "critical, bulk"; /* priority order */
+        else if (r->mode == DEMO_MODE_BUCKETS)
+                c->bucket =
+                    k < r->sc->critical_consumers ? "critical" : "bulk";
+        if (c->bucket)
+                c->plugin = r->pl;
+        if (demo_consumer_start(c, &r->setup, err, err_size))
+                return -1;
+        r->cons_cnt++;
+        return 0;
+}
+
 static int setup(run_t *r, char *err, size_t err_size) {
         const demo_scenario_t *sc = r->sc;
         long planned_critical =
             (long)(sc->window_s * sc->critical_rate + 0.5);
         int k, n;
 
-        r->setup.buckets    = r->res->mode[0] == 'b';
+        r->setup.buckets    = r->mode != DEMO_MODE_SHARED;
         r->setup.mock       = !r->o->brokers;
         r->setup.plugin     = r->o->plugin;
         r->setup.allocation = sc->allocation;
@@ -232,21 +310,10 @@ static int setup(run_t *r, char *err, size_t err_size) {
         r->partitions = sc->partitions;
 
         atomic_init(&r->cost_us, sc->cost_us);
-        n = demo_scenario_consumers(sc);
-        for (k = 0; k < n && k < MAX_CONSUMERS; k++) {
-                demo_consumer_t *c = &r->cons[k];
-                c->index   = k;
-                c->st      = r->st;
-                c->cost_us = &r->cost_us;
-                if (r->setup.buckets) {
-                        c->bucket = k < sc->critical_consumers ? "critical"
-                                                               : "bulk";
-                        c->plugin = r->pl;
-                }
-                if (demo_consumer_start(c, &r->setup, err, err_size))
+        n = demo_mode_workers(sc, r->mode);
+        for (k = 0; k < n && k < DEMO_MAX_WORKERS; k++)
+                if (add_worker(r, err, err_size))
                         return -1;
-                r->cons_cnt++;
-        }
         return create_producers(r, err, err_size);
 }
 
@@ -306,7 +373,15 @@ static int start_producers(run_t *r, char *err, size_t err_size) {
 /* --- the story ----------------------------------------------------------- */
 
 static void tell_intro(run_t *r) {
-        if (r->setup.buckets)
+        if (r->mode == DEMO_MODE_STRICT) {
+                demo_log(DEMO_LOG_STORY,
+                         "same load, %d worker instead of %d: one consumer "
+                         "serves both buckets",
+                         r->cons_cnt, demo_scenario_consumers(r->sc));
+                demo_log(DEMO_LOG_STORY,
+                         "strict: bulk is served only while no login code "
+                         "waits");
+        } else if (r->setup.buckets)
                 demo_log(DEMO_LOG_STORY,
                          "same load, same %d workers; every client loads "
                          "the plugin",
@@ -338,18 +413,36 @@ static void tell_timeline(run_t *r, double t) {
         if (!r->told_sent && atomic_load(&r->prod[DEMO_BULK].sending_done)) {
                 r->told_sent = 1;
                 demo_log(DEMO_LOG_STORY,
-                         "campaign written in %.1f s; %d workers handle at "
-                         "most %.0f records/s",
+                         "campaign written in %.1f s; %d worker%s handle%s "
+                         "at most %.0f records/s",
                          (double)(r->prod[DEMO_BULK].done_us - r->t0) / 1e6 -
                              sc->campaign_start_s,
-                         r->cons_cnt, 1e6 / (double)sc->cost_us * r->cons_cnt);
+                         r->cons_cnt, r->cons_cnt == 1 ? "" : "s",
+                         r->cons_cnt == 1 ? "s" : "",
+                         1e6 / (double)sc->cost_us * r->cons_cnt);
+        }
+        if (r->mode == DEMO_MODE_STRICT) {
+                demo_sched_t f[DEMO_CLASSES];
+                if (!demo_sched_figures(r->cons, r->cons_cnt, f))
+                        demo_sched_tell(&r->sched_story, f,
+                                        r->told_campaign, r->told_sent);
         }
         if (t < sc->campaign_start_s)
                 return;
         if (!r->told_stuck1 && oldest > 1000) {
+                char parts[48];
+                int live;
                 r->told_stuck1 = 1;
-                demo_log(DEMO_LOG_STORY,
-                         "login codes wait behind newsletters: oldest 1 s");
+                class_assignment(r, DEMO_CRITICAL, parts, sizeof(parts),
+                                 &live);
+                if (!strcmp(parts, "-"))
+                        demo_log(DEMO_LOG_STORY,
+                                 "login codes wait: no worker holds their "
+                                 "partitions; oldest 1 s");
+                else
+                        demo_log(DEMO_LOG_STORY,
+                                 "login codes wait behind newsletters: "
+                                 "oldest 1 s");
         }
         if (!r->told_stuck5 && oldest > 5000) {
                 r->told_stuck5 = 1;
@@ -394,13 +487,30 @@ static void broker_steps(run_t *r, double t) {
         }
         if (!r->killed && t >= sc->kill_at_s) {
                 r->killed = 1;
-                k         = r->cons_cnt - 1; /* a bulk worker in both runs */
+                /* a bulk worker in the shared and buckets runs; the only
+                 * one in the strict run */
+                k = r->cons_cnt - 1;
                 demo_log(DEMO_LOG_STEP,
                          "worker %d (%s) crashes: no LeaveGroup, no commit",
                          k, r->cons[k].bucket ? r->cons[k].bucket : "shared");
-                demo_log(DEMO_LOG_STEP,
-                         "its partitions wait for session.timeout.ms=6000");
                 demo_consumer_kill(&r->cons[k]);
+                r->res->crashed = 1;
+                if (r->mode != DEMO_MODE_STRICT) {
+                        demo_log(DEMO_LOG_STEP, "its partitions wait for "
+                                                "session.timeout.ms=6000");
+                        return;
+                }
+                /* Nobody else reads the topic: its supervisor starts a
+                 * new one, which waits for the old one's session too. */
+                if (add_worker(r, err, sizeof(err)))
+                        demo_log(DEMO_LOG_WARN, "restarting it failed: %s",
+                                 err);
+                else
+                        demo_log(DEMO_LOG_STEP,
+                                 "no other worker: its supervisor starts "
+                                 "worker %d; the group waits for the dead "
+                                 "one's session.timeout.ms=6000",
+                                 r->cons_cnt - 1);
         }
 }
 
@@ -498,6 +608,9 @@ static void collect(run_t *r) {
         res->bulk_consumed = atomic_load(&st->cls[DEMO_BULK].consumed_window);
         res->bulk_drained  = atomic_load(&st->cls[DEMO_BULK].consumed) -
                             res->bulk_consumed;
+        demo_stats_partition_spread(st, DEMO_BULK, &res->bulk_part_lo,
+                                    &res->bulk_part_lo_n, &res->bulk_part_hi,
+                                    &res->bulk_part_hi_n);
         for (c = 0; c < DEMO_CLASSES; c++) {
                 res->lost += demo_stats_lost(st, (demo_class_t)c);
                 res->failed += atomic_load(&st->cls[c].failed);
@@ -511,6 +624,14 @@ static void collect(run_t *r) {
         res->critical_by_bulk =
             atomic_load(&st->cls[DEMO_CRITICAL].other_bucket);
         res->ok = !demo_interrupted;
+}
+
+/* The strict run's scheduler figures, once the workers have stopped (each
+ * read its final figures before closing). */
+static void collect_sched(run_t *r) {
+        r->res->sched_valid =
+            r->mode == DEMO_MODE_STRICT &&
+            !demo_sched_figures(r->cons, r->cons_cnt, r->res->sched);
 }
 
 static void teardown(run_t *r) {
@@ -530,15 +651,20 @@ static void teardown(run_t *r) {
                 demo_cluster_stop(&r->cluster);
 }
 
-int demo_run(const demo_options_t *o, int buckets, int run_no, int run_cnt,
-             demo_view_t *v, const demo_plugin_t *pl, demo_result_t *res) {
+int demo_run(const demo_options_t *o, demo_mode_t mode, int run_no,
+             int run_cnt, demo_view_t *v, const demo_plugin_t *pl,
+             demo_result_t *res) {
         static run_t r; /* large; one run at a time */
         char err[512], p50[24], p99[24];
+        demo_sched_t f[DEMO_CLASSES];
 
         memset(&r, 0, sizeof(r));
         memset(res, 0, sizeof(*res));
-        res->mode = buckets ? "buckets" : "shared";
+        res->mode        = demo_mode_name[mode];
+        res->mode_id     = mode;
+        res->workers     = demo_mode_workers(&o->sc, mode);
         res->bulk_done_s = -1;
+        r.mode    = mode;
         r.o       = o;
         r.sc      = &o->sc;
         r.pl      = pl;
@@ -570,6 +696,8 @@ int demo_run(const demo_options_t *o, int buckets, int run_no, int run_cnt,
         }
         measure(&r);
         drain(&r);
+        if (mode == DEMO_MODE_STRICT && !demo_interrupted)
+                demo_sched_refresh(r.cons, r.cons_cnt);
         collect(&r);
         if (demo_interrupted)
                 demo_log(DEMO_LOG_WARN, "interrupted: nothing is reported");
@@ -579,9 +707,18 @@ int demo_run(const demo_options_t *o, int buckets, int run_no, int run_cnt,
                          demo_fmt_ms(res->critical_p50_ms, p50, sizeof(p50)),
                          demo_fmt_ms(res->critical_p99_ms, p99, sizeof(p99)),
                          res->lost);
+        if (!demo_interrupted && mode == DEMO_MODE_STRICT &&
+            !demo_sched_figures(r.cons, r.cons_cnt, f))
+                demo_log(DEMO_LOG_STORY,
+                         "the scheduler paused bulk %ld times, %.1f s in "
+                         "total; critical %ld times",
+                         f[DEMO_BULK].pauses,
+                         (double)f[DEMO_BULK].paused_ms / 1000.0,
+                         f[DEMO_CRITICAL].pauses);
         draw(&r, demo_interrupted ? "interrupted" : "done", 1);
         demo_view_end(v);
         teardown(&r);
+        collect_sched(&r);
         return 0;
 }
 

@@ -1,10 +1,10 @@
 /*
  * demo_run.h - one run of the story: start the cluster and the topic, the
- * workers (one group, or one group per bucket), wait until they own every
- * partition, send login codes and the campaign for the measured window
- * (with the narrated growth and crash steps on a real cluster), then drain
- * what is left without processing cost, so "lost" counts only records that
- * can never be consumed.
+ * workers (one group; one group per bucket; or one worker serving both
+ * buckets), wait until they own every partition, send login codes and the
+ * campaign for the measured window (with the narrated growth and crash
+ * steps on a real cluster), then drain what is left without processing
+ * cost, so "lost" counts only records that can never be consumed.
  */
 #ifndef DEMO_RUN_H
 #define DEMO_RUN_H
@@ -21,8 +21,11 @@ extern volatile sig_atomic_t demo_interrupted;
 
 /** What a run measured. */
 typedef struct demo_result {
-        const char *mode;          /**< "shared" or "buckets". */
+        const char *mode;          /**< demo_mode_name[mode_id]. */
+        demo_mode_t mode_id;
         int ok;                    /**< The run completed. */
+        int workers;               /**< Consumer threads (at the start). */
+        int crashed;               /**< A worker crashed (--brokers). */
         double critical_p50_ms, critical_p99_ms, critical_max_ms;
         long critical_produced;    /**< Delivered to the cluster. */
         long critical_consumed;    /**< Unique ids consumed. */
@@ -31,6 +34,9 @@ typedef struct demo_result {
         long bulk_produced;
         long bulk_consumed;        /**< Unique, within the window. */
         long bulk_drained;         /**< Unique, while draining. */
+        int bulk_part_lo, bulk_part_hi; /**< The bulk partitions read least
+                                    *   and most within the window... */
+        long bulk_part_lo_n, bulk_part_hi_n; /**< ...and how much. */
         long lost;                 /**< Delivered, never consumed (by id). */
         long failed;               /**< Delivery failed (never stored). */
         long duplicates;           /**< Consumed again (after a crash). */
@@ -43,16 +49,22 @@ typedef struct demo_result {
                                     *   consumed (-1: not in the window). */
         double window_s, drain_s;
         int drained;               /**< Drain reached lag 0. */
+        int sched_valid;           /**< sched[] holds the strict run's
+                                    *   scheduler figures. */
+        demo_sched_t sched[DEMO_CLASSES]; /**< Over the whole run (drain
+                                    *   included), summed over the worker's
+                                    *   restarts. */
         demo_stats_t stats;        /**< Samples and series for the report. */
 } demo_result_t;
 
 /**
- * Runs mode "shared" (\p buckets 0) or "buckets" (1) as run \p run_no of
- * \p run_cnt, drawing on \p v. \p pl is the plugin opened by the demo.
+ * Runs \p mode as run \p run_no of \p run_cnt, drawing on \p v. \p pl is
+ * the plugin opened by the demo.
  * @returns 0, or -1 (message printed) when the run could not be set up.
  */
-int demo_run(const demo_options_t *o, int buckets, int run_no, int run_cnt,
-             demo_view_t *v, const demo_plugin_t *pl, demo_result_t *res);
+int demo_run(const demo_options_t *o, demo_mode_t mode, int run_no,
+             int run_cnt, demo_view_t *v, const demo_plugin_t *pl,
+             demo_result_t *res);
 
 void demo_result_free(demo_result_t *res);
 

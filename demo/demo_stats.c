@@ -88,7 +88,7 @@ static void sample_add(demo_stats_t *st, float t_s, float lat_ms) {
 }
 
 void demo_stats_consumed(demo_stats_t *st, demo_class_t c, long id,
-                         int64_t sent_us, int64_t now_us) {
+                         int32_t partition, int64_t sent_us, int64_t now_us) {
         demo_class_stats_t *cs = &st->cls[c];
         int64_t lat = now_us - sent_us;
 
@@ -101,8 +101,13 @@ void demo_stats_consumed(demo_stats_t *st, demo_class_t c, long id,
                 return;
         }
         atomic_fetch_add(&cs->consumed, 1);
-        if (atomic_load(&st->measuring))
+        if (partition >= 0 && partition < DEMO_PARTITIONS)
+                atomic_fetch_add(&cs->part[partition], 1);
+        if (atomic_load(&st->measuring)) {
                 atomic_fetch_add(&cs->consumed_window, 1);
+                if (partition >= 0 && partition < DEMO_PARTITIONS)
+                        atomic_fetch_add(&cs->part_window[partition], 1);
+        }
         if (lat > 1000000)
                 atomic_fetch_add(&cs->late, 1);
         pthread_mutex_lock(&st->lock);
@@ -112,6 +117,28 @@ void demo_stats_consumed(demo_stats_t *st, demo_class_t c, long id,
                 sample_add(st, (float)((double)(now_us - st->t0_us) / 1e6),
                            (float)((double)lat / 1000.0));
         pthread_mutex_unlock(&st->lock);
+}
+
+void demo_stats_partition_spread(demo_stats_t *st, demo_class_t c, int *lo,
+                                 long *lo_n, int *hi, long *hi_n) {
+        demo_class_stats_t *cs = &st->cls[c];
+        int p;
+
+        *lo = *hi = -1;
+        *lo_n = *hi_n = 0;
+        for (p = 0; p < DEMO_PARTITIONS; p++) {
+                long n = atomic_load(&cs->part_window[p]);
+                if (!atomic_load(&cs->part[p]))
+                        continue;
+                if (*lo < 0 || n < *lo_n) {
+                        *lo   = p;
+                        *lo_n = n;
+                }
+                if (*hi < 0 || n > *hi_n) {
+                        *hi   = p;
+                        *hi_n = n;
+                }
+        }
 }
 
 void demo_stats_garbage(demo_stats_t *st, demo_class_t c) {

@@ -3,7 +3,8 @@
  * ledger of record ids (sent, delivered, consumed) so duplicates and lost
  * records are counted by id, counters, latency histograms (whole run and
  * the last two seconds) and, for critical records, every latency with its
- * time for the charts. Producers and consumers write from their threads;
+ * time for the charts; the plugin scheduler's per-bucket figures of the
+ * strict run. Producers and consumers write from their threads;
  * the view reads.
  */
 #ifndef DEMO_STATS_H
@@ -22,6 +23,7 @@ typedef enum demo_class { DEMO_CRITICAL = 0, DEMO_BULK = 1 } demo_class_t;
 /** "critical" or "bulk": the bucket names and the key prefixes. */
 extern const char *const demo_class_name[DEMO_CLASSES];
 
+#define DEMO_PARTITIONS 64      /* partitions counted (0..63) */
 #define DEMO_SLICES 4           /* live percentiles: the last 4 slices... */
 #define DEMO_SLICE_US 500000    /* ...of half a second each */
 
@@ -37,6 +39,9 @@ typedef struct demo_class_stats {
         atomic_long garbage;           /**< Records not from this run. */
         atomic_long other_bucket;      /**< Read by another bucket's
                                         *   worker (buckets run). */
+        atomic_long part[DEMO_PARTITIONS];        /**< Unique ids consumed,
+                                                   *   by partition. */
+        atomic_long part_window[DEMO_PARTITIONS]; /**< ...while measuring. */
         long oldest_cursor;            /**< First id maybe not consumed. */
         demo_hist_t total;             /**< Under the stats lock. */
         demo_hist_t slice[DEMO_SLICES];
@@ -55,6 +60,17 @@ typedef struct demo_point {
         float lag[DEMO_CLASSES];
         float oldest_ms[DEMO_CLASSES];
 } demo_point_t;
+
+/** What the plugin's scheduler reports for one bucket of a consumer
+ *  serving several (bp_consumer_bucket_stats(), strict run). */
+typedef struct demo_sched {
+        long delivered;  /**< Records handed to the worker. */
+        long lag;        /**< Not yet delivered, the consumer's view. */
+        long partitions; /**< Partitions of the bucket it holds. */
+        long pauses;     /**< Times the scheduler paused the bucket. */
+        long paused_ms;  /**< Total time paused. */
+        int paused;      /**< Paused right now. */
+} demo_sched_t;
 
 typedef struct demo_stats {
         pthread_mutex_t lock;
@@ -84,9 +100,19 @@ void demo_stats_sent(demo_stats_t *st, demo_class_t c, long id,
 /** Its delivery report arrived; \p ok when the broker has it. */
 void demo_stats_delivered(demo_stats_t *st, demo_class_t c, long id, int ok);
 
-/** A consumer handled record \p id produced at \p sent_us. */
+/** A consumer handled record \p id of \p partition produced at
+ *  \p sent_us. */
 void demo_stats_consumed(demo_stats_t *st, demo_class_t c, long id,
-                         int64_t sent_us, int64_t now_us);
+                         int32_t partition, int64_t sent_us, int64_t now_us);
+
+/**
+ * Of the partitions that delivered records of class \p c during the run,
+ * the one that delivered the fewest while measuring (\p lo, \p lo_n) and
+ * the one that delivered the most (\p hi, \p hi_n). -1 partitions when
+ * none delivered any.
+ */
+void demo_stats_partition_spread(demo_stats_t *st, demo_class_t c, int *lo,
+                                 long *lo_n, int *hi, long *hi_n);
 
 /** A record that does not belong to this run (bad id or value). */
 void demo_stats_garbage(demo_stats_t *st, demo_class_t c);

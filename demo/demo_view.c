@@ -146,12 +146,13 @@ static int term_width(void) {
 }
 
 /* Story lines that fit: the panel must never be taller than the screen,
- * or moving the cursor up would not reach its first line. */
-static int story_lines(void) {
+ * or moving the cursor up would not reach its first line. \p extra: lines
+ * the panel has beyond the usual. */
+static int story_lines(int extra) {
         struct winsize ws;
         int n = STORY_LINES;
         if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0)
-                n = ws.ws_row - 15;
+                n = ws.ws_row - 15 - extra;
         return n < 0 ? 0 : n > STORY_LINES ? STORY_LINES : n;
 }
 
@@ -229,19 +230,46 @@ static void row_lines(demo_view_t *v, const demo_view_frame_t *f, int c,
         ln_bar(v, b, latency_fraction(r->p99_ms), latency_style(r->p99_ms));
 }
 
+/* Strict run: one line per bucket of what the scheduler reports. */
+static void sched_line(demo_view_t *v, const demo_view_frame_t *f, int c,
+                       line_t *l) {
+        const demo_sched_t *s = &f->sched[c];
+        char dl[24], lag[24];
+
+        ln_style(v, l, DIM);
+        ln_add(l, "%-10s", c == 0 ? "scheduler" : "");
+        ln_style(v, l, RESET);
+        ln_add(l, "%-9s delivered %9s  lag %9s  ", demo_class_name[c],
+               demo_fmt_count(s->delivered, dl, sizeof(dl)),
+               demo_fmt_count(s->lag, lag, sizeof(lag)));
+        ln_style(v, l, s->paused ? YELLOW : GREEN);
+        ln_add(l, "%-7s", s->paused ? "PAUSED" : "running");
+        ln_style(v, l, RESET);
+        ln_add(l, "  paused %ldx, %.1f s", s->pauses,
+               (double)s->paused_ms / 1000.0);
+}
+
+static const char *title(const char *mode) {
+        if (!strcmp(mode, "shared"))
+                return "SHARED (one group, no buckets)";
+        if (!strcmp(mode, "strict"))
+                return "STRICT (one worker serves both buckets, critical "
+                       "first)";
+        return "BUCKETS (bucket-priority plugin, a group per bucket)";
+}
+
 static void draw_live(demo_view_t *v, const demo_view_frame_t *f) {
         line_t l[32];
         unsigned long cnt = demo_log_count(), seq;
         int n = 0, i;
         double prog = f->window_s > 0 ? f->t_s / f->window_s : 0;
-        int story   = story_lines();
+        int story   = story_lines(f->sched_valid ? DEMO_CLASSES : 0);
 
         v->width = term_width();
         memset(l, 0, sizeof(l));
         ln_style(v, &l[n], BOLD);
         ln_add(&l[n], "== run %d of %d: %s ", f->run_no, f->run_cnt,
-               !strcmp(f->mode, "shared") ? "SHARED (one group, no buckets)"
-                                          : "BUCKETS (bucket-priority plugin)");
+               title(f->mode));
         ln_style(v, &l[n], RESET);
         n++;
         ln_style(v, &l[n], DIM);
@@ -268,6 +296,8 @@ static void draw_live(demo_view_t *v, const demo_view_frame_t *f) {
                       "log scales", "");
         ln_style(v, &l[n], RESET);
         n++;
+        for (i = 0; f->sched_valid && i < DEMO_CLASSES; i++)
+                sched_line(v, f, i, &l[n++]);
         ln_add(&l[n], "   %s", f->plugin);
         n++;
         n++;
@@ -326,6 +356,14 @@ static void draw_plain(demo_view_t *v, const demo_view_frame_t *f,
                        demo_fmt_ms(r->oldest_ms > 0 ? r->oldest_ms : -1, old,
                                    sizeof(old)));
         }
+        for (c = 0; f->sched_valid && c < DEMO_CLASSES; c++)
+                ln_add(&l, " | sched %s: delivered %ld lag %ld %s, %ld "
+                           "pauses %.1f s",
+                       demo_class_name[c], f->sched[c].delivered,
+                       f->sched[c].lag,
+                       f->sched[c].paused ? "paused" : "running",
+                       f->sched[c].pauses,
+                       (double)f->sched[c].paused_ms / 1000.0);
         fprintf(v->out, "%s\n", l.buf);
         fflush(v->out);
 }

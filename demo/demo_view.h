@@ -1,7 +1,8 @@
 /*
  * demo_view.h - the live terminal view: one panel per run, redrawn in
  * place (ANSI cursor movement, no scrolling) with per bucket partitions,
- * consumers, produced, consumed, lag, p50/p99 end-to-end latency and bars,
+ * consumers, produced, consumed, lag, p50/p99 end-to-end latency and bars
+ * (and, in the strict run, what the plugin's scheduler reports per bucket),
  * above the story so far. When stdout is not a terminal (or --plain) it
  * prints one status line every two seconds and the story as it happens.
  */
@@ -23,13 +24,16 @@ typedef struct demo_view_row {
 
 typedef struct demo_view_frame {
         int run_no, run_cnt;
-        const char *mode;   /**< "shared" or "buckets". */
+        const char *mode;   /**< "shared", "buckets" or "strict". */
         char setup[640];    /**< One line: topic, groups, plugin. */
         const char *phase;  /**< "measuring", "draining", "done". */
         double t_s, window_s;
         long bulk_total;
         demo_view_row_t row[DEMO_CLASSES];
         char plugin[160];   /**< Plugin statistics line. */
+        int sched_valid;    /**< Strict run: sched[] holds the plugin
+                             *   scheduler's figures. */
+        demo_sched_t sched[DEMO_CLASSES];
 } demo_view_frame_t;
 
 typedef struct demo_view {

@@ -4,7 +4,7 @@
 # bucket-priority and its demo (RelWithDebInfo, into build/) and runs
 # bp-demo with the arguments given, e.g.
 #
-#   demo/run.sh                       # the full story, about a minute
+#   demo/run.sh                       # the full story, about 1.5 minutes
 #   demo/run.sh --quick --json d.json --report d.html
 #   demo/run.sh --brokers localhost:9092
 set -euo pipefail
