@@ -26,7 +26,8 @@ static void handle(bpb_worker_t *w, const rd_kafka_message_t *m,
         }
         /* Handled once its processing is paid for (an SMS, an e-mail). */
         demo_pacer_charge(pacer, atomic_load(w->cost_us));
-        demo_stats_consumed(w->st, cls, id, sent_us, demo_now_us());
+        demo_stats_consumed(w->st, cls, id, m->partition, sent_us,
+                            demo_now_us());
         if (w->serves >= 0 && w->serves != (int)cls)
                 atomic_fetch_add(&w->st->cls[cls].other_bucket, 1);
         atomic_fetch_add(&w->consumed, 1);
