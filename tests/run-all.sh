@@ -7,7 +7,8 @@
 #   3. an AddressSanitizer + UndefinedBehaviorSanitizer build.
 #   4. the normal build again against librdkafka 2.15.1 (tests/matrix/);
 #   5. the libFuzzer targets for a bounded time (fuzz/run.sh);
-#   6. the multi-threaded tests under ThreadSanitizer (tests/tsan/).
+#   6. the multi-threaded tests under ThreadSanitizer (tests/tsan/),
+#      the scheduler's mock test once.
 # Build trees go to build/test-*. Set BP_SKIP_VALGRIND=1, BP_SKIP_ASAN=1,
 # BP_SKIP_MATRIX=1, BP_SKIP_FUZZ=1, BP_SKIP_TSAN=1 or BP_SKIP_BROKER=1 to
 # leave a pass out
@@ -72,5 +73,8 @@ fi
 if [ "${BP_SKIP_TSAN:-0}" != 1 ]; then
   echo "=== tsan"
   tests/tsan/run-tsan.sh
+  # The scheduler's thread against the application's, once (about 90 s);
+  # its timing bounds are asserted by the other passes.
+  BP_TEST_NO_TIMING=1 TSAN_REPEAT=1 tests/tsan/run-tsan.sh test_mock_scheduler
 fi
 echo "=== all test passes succeeded"

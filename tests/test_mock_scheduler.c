@@ -30,6 +30,7 @@
  * BP_TEST_RDDEBUG=fetch,cgrp sets librdkafka's debug on the consumers.
  */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -73,6 +74,15 @@
 #define WEIGHT_WINDOW 2000
 
 static bp_test_cluster_t cluster;
+
+/* BP_TEST_NO_TIMING=1 (the ThreadSanitizer run, whose instrumented
+ * threads run truly parallel and many times slower): the bounds that
+ * depend on how fast the scheduler reacts (strict episodes, stream
+ * delays) are printed, not asserted; everything else still is. */
+static int timing_asserted(void) {
+        const char *v = getenv("BP_TEST_NO_TIMING");
+        return !v || strcmp(v, "1");
+}
 
 static long now_ms(void) {
         struct timespec ts;
@@ -189,7 +199,7 @@ static void produce_range(const char *bucket, int from, int to,
 typedef struct stream {
         pthread_t thread;
         int burst, every_ms;
-        volatile int stop;
+        atomic_int stop;
         int first_id, next_id;
         producer_t p;
 } stream_t;
@@ -199,7 +209,7 @@ static int next_critical_id = CRITICAL_BASE;
 static void *stream_run(void *arg) {
         stream_t *st = arg;
         int i;
-        while (!st->stop) {
+        while (!atomic_load(&st->stop)) {
                 for (i = 0; i < st->burst; i++)
                         produce_one(&st->p, "critical", st->next_id++);
                 rd_kafka_flush(st->p.rk, 10000);
@@ -219,7 +229,7 @@ static void stream_start(stream_t *st, int burst, int every_ms) {
 }
 
 static void stream_stop(stream_t *st) {
-        st->stop = 1;
+        atomic_store(&st->stop, 1);
         pthread_join(st->thread, NULL);
         producer_stop(&st->p);
         next_critical_id = st->next_id;
@@ -864,23 +874,24 @@ static void test_control_plain_consumer(void **state) {
         assert_true(worst > 5 * STRICT_BOUND);
 }
 
-/* test_strict's stream delays: the full queue's yardsticks. */
-static long strict_median_delay = -1, strict_p99_delay = -1;
+/* test_strict's median stream delay: the full queue's yardstick. */
+static long strict_median_delay = -1;
 
 static void test_strict(void **state) {
         long worst;
         (void)state;
         worst               = strict_run("strict", "strict", 0, 3000, 400);
         strict_median_delay = last_median_delay;
-        strict_p99_delay    = last_p99_delay;
-        assert_true(worst <= STRICT_BOUND);
+        if (timing_asserted())
+                assert_true(worst <= STRICT_BOUND);
 }
 
 static void test_strict_rebalance(void **state) {
         long worst;
         (void)state;
         worst = strict_run("strict-rb", "strict", 1, 1500, 400);
-        assert_true(worst <= STRICT_BOUND);
+        if (timing_asserted())
+                assert_true(worst <= STRICT_BOUND);
 }
 
 /* The bulk backlog fills a small consumer queue (queued.min.messages
@@ -894,20 +905,19 @@ static void test_strict_full_queue(void **state) {
         queue_min = "2000";
         worst     = strict_run("strict-fullq", "strict", 0, 3000, 400);
         queue_min = NULL;
-        assert_true(worst <= STRICT_BOUND);
         assert_true(last_median_delay >= 0);
+        if (!timing_asserted())
+                return;
+        assert_true(worst <= STRICT_BOUND);
         /* Without the scheduler's requests the fetcher would sleep up to a
          * second at a time (0.8 s median natively, more under valgrind):
          * compared with test_strict's own median in this process, so that
-         * a slow machine or valgrind moves both alike. */
+         * a slow machine or valgrind moves both alike. (Not the p99: the
+         * producer itself holds a record for up to a second now and then,
+         * see bench/bench_scheduler.c.) */
         assert_true(last_median_delay <
                     (strict_median_delay >= 0 ? strict_median_delay : 100) +
                         300);
-        /* Nor at the tail: librdkafka 2.0 decides what to fetch only when
-         * its broker thread wakes, up to a second after the queue drained
-         * (a stall of about 1 s without the scheduler's wake-ups). */
-        assert_true(last_p99_delay <
-                    (strict_p99_delay >= 0 ? strict_p99_delay : 100) + 700);
 }
 
 /* --- weighted -------------------------------------------------------------- */
