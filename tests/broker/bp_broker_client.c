@@ -19,7 +19,10 @@
  * Usage:
  *   bp-broker-client produce OPTIONS [-X name=value]...
  *       --out FILE [--start ID] [--count N] [--rate PER_SECOND]
- *       (without --count: produce until SIGTERM/SIGINT, then flush)
+ *       [--key-bucket B]
+ *       (without --count: produce until SIGTERM/SIGINT, then flush; record
+ *       id N is keyed "<bucket>-N", the buckets taken in turn, or all
+ *       "B-N" with --key-bucket)
  *   bp-broker-client consume OPTIONS --bucket B --group G --out FILE
  *       [--reset earliest|latest] [--session-ms MS] [-X name=value]...
  *       (until SIGTERM/SIGINT, then close: commits what was written)
@@ -102,7 +105,7 @@ static void die(const char *fmt, ...) {
 
 typedef struct opts {
         const char *bootstrap, *plugin, *topic, *buckets, *allocation,
-            *layout, *out, *bucket, *group, *reset;
+            *layout, *out, *bucket, *group, *reset, *key_bucket;
         long start, count, rate, partitions, rf, partition, session_ms;
         const char *extra[MAX_EXTRA]; /* "name=value" */
         int extra_cnt;
@@ -156,6 +159,8 @@ static void parse_opts(opts_t *o, int argc, char **argv) {
                         o->group = v;
                 else if (!strcmp(k, "--reset"))
                         o->reset = v;
+                else if (!strcmp(k, "--key-bucket"))
+                        o->key_bucket = v;
                 else if (!strcmp(k, "--start"))
                         o->start = num_arg(k, v);
                 else if (!strcmp(k, "--count"))
@@ -299,12 +304,13 @@ static int cmd_produce(const opts_t *o) {
         for (id = o->start; !stop_requested && (!o->count ||
                                                 id < o->start + o->count);
              id++) {
-                int klen = snprintf(key, sizeof(key), "%s-%ld",
-                                    names[id % nb], id);
+                const char *kb =
+                    o->key_bucket ? o->key_bucket : names[id % nb];
+                int klen = snprintf(key, sizeof(key), "%s-%ld", kb, id);
                 int vlen = snprintf(value, sizeof(value),
                                     "record %ld for bucket %s, padding "
                                     "padding padding padding padding",
-                                    id, names[id % nb]);
+                                    id, kb);
                 rd_kafka_resp_err_t err;
                 if (o->rate > 0) { /* pace: n-th record at n / rate s */
                         int64_t due = t0 + (int64_t)((double)produced * 1e9 /

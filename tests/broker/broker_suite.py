@@ -21,10 +21,15 @@ process's output (*.dr, *.read, *.read.assign, *.log) for diagnosis.
                      restarted, idempotent producer with acks=all
   failover           3-node cluster of its own, RF 3: the leader of a
                      critical-bucket partition killed, then restarted
+  scheduler          one consumer serving the bucket list "critical, bulk"
+                     (strict and weighted) under a deep bulk backlog,
+                     through a rebalance, against a plain consumer
+                     (broker_sched.py)
 
-Scenarios 1-3 use the broker named by BP_BROKER_BOOTSTRAP; 4 and 5 start
-their own clusters with kafka.sh (in WORKDIR) and stop them at the end. All
-exit 77 (ctest: skipped) when BP_BROKER_BOOTSTRAP is not set.
+The scenarios use the broker named by BP_BROKER_BOOTSTRAP, except
+broker_restart and failover, which start their own clusters with kafka.sh
+(in WORKDIR) and stop them at the end. All exit 77 (ctest: skipped) when
+BP_BROKER_BOOTSTRAP is not set.
 
 Only the Python standard library is used (Debian's /usr/bin/python3).
 """
@@ -135,14 +140,17 @@ class Env:
         self.plugin = a.plugin
         self.layout_bin = a.layout_bin
         self.kafka_sh = a.kafka_sh
+        self.sched_client = a.sched_client
         self.workdir = a.workdir
         self.bootstrap = bootstrap
         self.layouts = {}
 
-    def common(self, topic, layout, bootstrap=None):
+    def common(self, topic, layout, bootstrap=None, buckets=None,
+               allocation=None):
         return ["--bootstrap", bootstrap or self.bootstrap,
                 "--plugin", self.plugin, "--topic", topic,
-                "--buckets", ", ".join(BUCKETS), "--allocation", ALLOCATION,
+                "--buckets", buckets or ", ".join(BUCKETS),
+                "--allocation", allocation or ALLOCATION,
                 "--layout", layout]
 
     def layout(self, layout, partitions):
@@ -184,11 +192,18 @@ class Env:
 
 
 class Producer(Proc):
+    """Record id N keyed to BUCKETS[N % 3]; with key_bucket, all to it
+    (buckets and allocation: another bucket configuration)."""
+
     def __init__(self, env, name, topic, layout, start=0, count=None,
-                 rate=None, extra=(), bootstrap=None):
+                 rate=None, extra=(), bootstrap=None, buckets=None,
+                 allocation=None, key_bucket=None):
         self.out = os.path.join(env.workdir, name + ".dr")
-        args = [env.client, "produce"] + env.common(topic, layout, bootstrap)
+        args = [env.client, "produce"] + env.common(topic, layout, bootstrap,
+                                                    buckets, allocation)
         args += ["--out", self.out, "--start", str(start)]
+        if key_bucket:
+            args += ["--key-bucket", key_bucket]
         if count:
             args += ["--count", str(count)]
         if rate:
@@ -235,6 +250,53 @@ class Consumer(Proc):
             if ms >= after_ms and p in s:
                 return ms
         return None
+
+
+class SchedConsumer(Consumer):
+    """bp-broker-sched (bp_sched_client.c): a consumer of the bucket list
+    "critical, bulk" with schedule strict or weighted, or with schedule
+    None a plain consumer without the plugin, that judges every record it
+    delivers (judge strict or weighted) and writes its episodes and windows
+    to <out>.judge; its summary (stdout) is one JSON object."""
+
+    def __init__(self, env, name, topic, group, critical, judge,
+                 schedule=None, buckets=None, allocation=None, work_us=0,
+                 window=2000, extra=()):
+        self.bucket = buckets if schedule else "plain"
+        self.out = os.path.join(env.workdir, name + ".read")
+        args = [env.sched_client, "--bootstrap", env.bootstrap,
+                "--topic", topic, "--group", group, "--out", self.out,
+                "--critical", ",".join(str(p) for p in critical),
+                "--judge", judge, "--work-us", str(work_us),
+                "--window", str(window)]
+        if schedule:
+            args += ["--plugin", env.plugin, "--buckets", buckets,
+                     "--allocation", allocation, "--schedule", schedule]
+        if os.environ.get("BP_BROKER_CONSUMER_DEBUG"):
+            extra = list(extra) + ["debug=" +
+                                   os.environ["BP_BROKER_CONSUMER_DEBUG"]]
+        for x in extra:
+            args += ["-X", x]
+        Proc.__init__(self, env, name, args)
+        self.tail = Tail(self.out)
+        self.assign_tail = Tail(self.out + ".assign")
+        self.judge_tail = Tail(self.out + ".judge")
+        self.assignments = []
+        self.current = frozenset()
+        self.episodes = []     # (start ms, end ms, bulk records, max lag)
+        self.windows = []      # (ms, critical, records)
+
+    def update_judged(self):
+        for line in self.judge_tail.lines():
+            w = line.split()
+            if w[0] == "E":
+                self.episodes.append(tuple(int(x) for x in w[1:]))
+            elif w[0] == "W":
+                self.windows.append(tuple(int(x) for x in w[1:]))
+
+    def figures(self):
+        """The JSON summary written when it stopped."""
+        return json.loads(self.summary())
 
 
 # ---------------------------------------------------------------- ledger --
@@ -870,6 +932,13 @@ def scenario_failover(env, report):
                   bootstrap=cl.bootstrap)
 
 
+def scenario_scheduler(env, report):
+    """One consumer serving "critical, bulk", strict and weighted: see
+    broker_sched.py, which uses this module's processes and ledger."""
+    import broker_sched
+    broker_sched.run(sys.modules[__name__], env, report)
+
+
 SCENARIOS = {
     "buckets": scenario_buckets,
     "growth_stable": lambda e, r: scenario_growth(e, r, "stable"),
@@ -877,6 +946,7 @@ SCENARIOS = {
     "consumer_kill": scenario_consumer_kill,
     "broker_restart": scenario_broker_restart,
     "failover": scenario_failover,
+    "scheduler": scenario_scheduler,
 }
 
 
@@ -887,6 +957,8 @@ def main():
     ap.add_argument("--plugin", required=True)
     ap.add_argument("--layout-bin", required=True)
     ap.add_argument("--kafka-sh", required=True)
+    ap.add_argument("--sched-client",
+                    help="bp-broker-sched, for the scheduler scenario")
     ap.add_argument("--workdir", required=True)
     a = ap.parse_args()
 
