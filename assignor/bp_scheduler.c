@@ -701,6 +701,7 @@ static const struct {
         const char *name, *list_value, *librdkafka_default;
 } tuned[] = {
     {"fetch.queue.backoff.ms", BP_SCHED_QUEUE_BACKOFF_MS_TEXT, "1000"},
+    {"fetch.wait.max.ms", BP_SCHED_FETCH_WAIT_MS_TEXT, "500"},
 };
 #define TUNED_CNT ((int)(sizeof(tuned) / sizeof(tuned[0])))
 

@@ -94,6 +94,13 @@ typedef struct bp_scheduler bp_scheduler_t;
  *  bucket's records that long behind a lower bucket's backlog). */
 #define BP_SCHED_QUEUE_BACKOFF_MS_TEXT "10"
 
+/** fetch.wait.max.ms of a consumer of several buckets, unless the user
+ *  sets it: a resumed bucket's records come with the next fetch, which
+ *  waits for the fetch the broker holds meanwhile (up to this long) for
+ *  the other buckets; librdkafka's default, 500 ms, would hold every
+ *  switch between buckets that long. */
+#define BP_SCHED_FETCH_WAIT_MS_TEXT "100"
+
 /** Configuration time, from conf_init(): properties set before the plugin
  *  loaded. */
 void bp_scheduler_conf_init(bp_client_t *c, const rd_kafka_conf_t *conf);
@@ -104,9 +111,10 @@ void bp_scheduler_conf_seen(bp_client_t *c, const char *name);
 
 /**
  * Configuration time, after bucket.priority.bucket changed: a consumer of
- * several buckets gets BP_SCHED_QUEUE_BACKOFF_MS_TEXT where librdkafka has
- * the property (2.2 and later) and the user did not set it; librdkafka's
- * default comes back when the list shrinks to one bucket. Returns RD_KAFKA_CONF_OK.
+ * several buckets gets BP_SCHED_FETCH_WAIT_MS_TEXT and, where librdkafka
+ * has the property (2.2 and later), BP_SCHED_QUEUE_BACKOFF_MS_TEXT, each
+ * unless the user set it; librdkafka's defaults come back when the list
+ * shrinks to one bucket. Returns RD_KAFKA_CONF_OK.
  */
 rd_kafka_conf_res_t bp_scheduler_conf_apply(bp_client_t *c,
                                             rd_kafka_conf_t *conf);
