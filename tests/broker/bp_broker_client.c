@@ -46,6 +46,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -53,6 +54,7 @@
 #include <librdkafka/rdkafka.h>
 
 #include "include/bucket_priority.h"
+#include "broker_client_util.h"
 
 #define MAX_EXTRA   32
 #define MAX_BUCKETS 16
@@ -74,33 +76,6 @@ static void install_signals(void) {
         sigaction(SIGINT, &sa, NULL);
 }
 
-static int64_t wall_ms(void) {
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static int64_t mono_ns(void) {
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static void sleep_ms(int ms) {
-        struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-        nanosleep(&ts, NULL);
-}
-
-static void die(const char *fmt, ...) {
-        va_list ap;
-        fprintf(stderr, "bp-broker-client: error: ");
-        va_start(ap, fmt);
-        vfprintf(stderr, fmt, ap);
-        va_end(ap);
-        fputc('\n', stderr);
-        exit(1);
-}
-
 /* --- options ------------------------------------------------------------- */
 
 typedef struct opts {
@@ -110,16 +85,6 @@ typedef struct opts {
         const char *extra[MAX_EXTRA]; /* "name=value" */
         int extra_cnt;
 } opts_t;
-
-static long num_arg(const char *name, const char *v) {
-        char *end;
-        long n;
-        errno = 0;
-        n     = strtol(v, &end, 10);
-        if (errno || *end || end == v)
-                die("%s: not a number: \"%s\"", name, v);
-        return n;
-}
 
 static void parse_opts(opts_t *o, int argc, char **argv) {
         int i;
@@ -132,12 +97,12 @@ static void parse_opts(opts_t *o, int argc, char **argv) {
         for (i = 0; i < argc; i++) {
                 const char *k = argv[i], *v;
                 if (i + 1 >= argc)
-                        die("option %s needs a value", k);
+                        bcu_die("option %s needs a value", k);
                 v = argv[++i];
                 if (!strcmp(k, "-X")) {
                         if (o->extra_cnt == MAX_EXTRA || !strchr(v, '='))
-                                die("-X %s: expected name=value (at most %d)",
-                                    v, MAX_EXTRA);
+                                bcu_die("-X %s: expected name=value (at most %d)",
+                                        v, MAX_EXTRA);
                         o->extra[o->extra_cnt++] = v;
                 } else if (!strcmp(k, "--bootstrap"))
                         o->bootstrap = v;
@@ -162,53 +127,26 @@ static void parse_opts(opts_t *o, int argc, char **argv) {
                 else if (!strcmp(k, "--key-bucket"))
                         o->key_bucket = v;
                 else if (!strcmp(k, "--start"))
-                        o->start = num_arg(k, v);
+                        o->start = bcu_num_arg(k, v, LONG_MIN);
                 else if (!strcmp(k, "--count"))
-                        o->count = num_arg(k, v);
+                        o->count = bcu_num_arg(k, v, LONG_MIN);
                 else if (!strcmp(k, "--rate"))
-                        o->rate = num_arg(k, v);
+                        o->rate = bcu_num_arg(k, v, LONG_MIN);
                 else if (!strcmp(k, "--partitions"))
-                        o->partitions = num_arg(k, v);
+                        o->partitions = bcu_num_arg(k, v, LONG_MIN);
                 else if (!strcmp(k, "--rf"))
-                        o->rf = num_arg(k, v);
+                        o->rf = bcu_num_arg(k, v, LONG_MIN);
                 else if (!strcmp(k, "--partition"))
-                        o->partition = num_arg(k, v);
+                        o->partition = bcu_num_arg(k, v, LONG_MIN);
                 else if (!strcmp(k, "--session-ms"))
-                        o->session_ms = num_arg(k, v);
+                        o->session_ms = bcu_num_arg(k, v, LONG_MIN);
                 else
-                        die("unknown option %s", k);
+                        bcu_die("unknown option %s", k);
         }
         if (!o->bootstrap)
-                die("--bootstrap is required");
+                bcu_die("--bootstrap is required");
         if (!o->topic)
-                die("--topic is required");
-}
-
-static void set(rd_kafka_conf_t *conf, const char *name, const char *value) {
-        char errstr[512];
-        if (rd_kafka_conf_set(conf, name, value, errstr, sizeof(errstr)) !=
-            RD_KAFKA_CONF_OK)
-                die("%s=%s: %s", name, value, errstr);
-}
-
-static void set_extra(rd_kafka_conf_t *conf, const char *nv) {
-        char name[256];
-        const char *eq = strchr(nv, '=');
-        size_t n       = (size_t)(eq - nv);
-        if (n >= sizeof(name))
-                die("-X %s: name too long", nv);
-        memcpy(name, nv, n);
-        name[n] = '\0';
-        set(conf, name, eq + 1);
-}
-
-static void on_error(rd_kafka_t *rk, int err, const char *reason,
-                     void *opaque) {
-        (void)opaque;
-        fprintf(stderr, "%" PRId64 " %s: %s error: %s: %s\n", wall_ms(),
-                rd_kafka_name(rk),
-                err == RD_KAFKA_RESP_ERR__FATAL ? "FATAL" : "client",
-                rd_kafka_err2name((rd_kafka_resp_err_t)err), reason);
+                bcu_die("--topic is required");
 }
 
 /* A configuration that loads the plugin and sets the bucket properties, then
@@ -218,18 +156,18 @@ static rd_kafka_conf_t *bucket_conf(const opts_t *o, const char *bucket) {
         rd_kafka_conf_t *conf = rd_kafka_conf_new();
         int i;
         if (!o->plugin || !o->buckets || !o->allocation)
-                die("--plugin, --buckets and --allocation are required");
-        set(conf, "bootstrap.servers", o->bootstrap);
-        set(conf, "plugin.library.paths", o->plugin);
+                bcu_die("--plugin, --buckets and --allocation are required");
+        bcu_conf_set(conf, "bootstrap.servers", o->bootstrap);
+        bcu_conf_set(conf, "plugin.library.paths", o->plugin);
         if (bucket)
-                set(conf, "bucket.priority.bucket", bucket);
-        set(conf, "bucket.priority.topic", o->topic);
-        set(conf, "bucket.priority.buckets", o->buckets);
-        set(conf, "bucket.priority.allocation", o->allocation);
-        set(conf, "bucket.priority.layout", o->layout);
+                bcu_conf_set(conf, "bucket.priority.bucket", bucket);
+        bcu_conf_set(conf, "bucket.priority.topic", o->topic);
+        bcu_conf_set(conf, "bucket.priority.buckets", o->buckets);
+        bcu_conf_set(conf, "bucket.priority.allocation", o->allocation);
+        bcu_conf_set(conf, "bucket.priority.layout", o->layout);
         for (i = 0; i < o->extra_cnt; i++)
-                set_extra(conf, o->extra[i]);
-        rd_kafka_conf_set_error_cb(conf, on_error);
+                bcu_conf_set_pair(conf, o->extra[i]);
+        rd_kafka_conf_set_error_cb(conf, bcu_on_error);
         return conf;
 }
 
@@ -245,7 +183,7 @@ static int split_names(const char *list, char names[][64], int max) {
                 while (len && (p[len - 1] == ' ' || p[len - 1] == '\t'))
                         len--;
                 if (len >= 64)
-                        die("bucket name too long in \"%s\"", list);
+                        bcu_die("bucket name too long in \"%s\"", list);
                 memcpy(names[n], p, len);
                 names[n++][len] = '\0';
                 if (!e)
@@ -271,12 +209,12 @@ static void on_delivery(rd_kafka_t *rk, const rd_kafka_message_t *m,
                 if (st->failed++ < 20)
                         fprintf(stderr,
                                 "%" PRId64 " delivery of id %ld failed: %s\n",
-                                wall_ms(), id, rd_kafka_err2str(m->err));
+                                bcu_wall_ms(), id, rd_kafka_err2str(m->err));
                 return;
         }
         st->delivered++;
         fprintf(st->out, "%ld %d %" PRId64 " %" PRId64 "\n", id,
-                (int)m->partition, m->offset, wall_ms());
+                (int)m->partition, m->offset, bcu_wall_ms());
 }
 
 static int cmd_produce(const opts_t *o) {
@@ -286,19 +224,19 @@ static int cmd_produce(const opts_t *o) {
         rd_kafka_conf_t *conf = bucket_conf(o, NULL);
         rd_kafka_t *rk;
         long id, produced = 0, enqueue_failed = 0;
-        int64_t t0 = mono_ns(), last_flush = 0, deadline;
+        int64_t t0 = bcu_mono_ns(), last_flush = 0, deadline;
         char fatal[512];
         rd_kafka_resp_err_t ferr;
 
         if (!o->out)
-                die("--out is required");
+                bcu_die("--out is required");
         if (!(st.out = fopen(o->out, "w")))
-                die("%s: %s", o->out, strerror(errno));
+                bcu_die("%s: %s", o->out, strerror(errno));
         rd_kafka_conf_set_dr_msg_cb(conf, on_delivery);
         rd_kafka_conf_set_opaque(conf, &st);
         if (!(rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr,
                                 sizeof(errstr))))
-                die("rd_kafka_new: %s", errstr);
+                bcu_die("rd_kafka_new: %s", errstr);
         install_signals();
 
         for (id = o->start; !stop_requested && (!o->count ||
@@ -316,10 +254,10 @@ static int cmd_produce(const opts_t *o) {
                         int64_t due = t0 + (int64_t)((double)produced * 1e9 /
                                                      (double)o->rate);
                         int64_t wait;
-                        while ((wait = (due - mono_ns()) / 1000000) > 0 &&
+                        while ((wait = (due - bcu_mono_ns()) / 1000000) > 0 &&
                                !stop_requested) {
                                 rd_kafka_poll(rk, 0);
-                                sleep_ms(wait > 5 ? 5 : (int)wait);
+                                bcu_sleep_us(1000L * (wait > 5 ? 5 : (int)wait));
                         }
                 }
                 for (;;) {
@@ -342,15 +280,15 @@ static int cmd_produce(const opts_t *o) {
                         produced++;
                 }
                 rd_kafka_poll(rk, 0);
-                if (mono_ns() - last_flush > 100000000LL) {
+                if (bcu_mono_ns() - last_flush > 100000000LL) {
                         fflush(st.out);
-                        last_flush = mono_ns();
+                        last_flush = bcu_mono_ns();
                 }
         }
         fprintf(stderr, "%" PRId64 " producer stops after id %ld; flushing\n",
-                wall_ms(), id - 1);
-        deadline = mono_ns() + 300000000000LL; /* message.timeout.ms */
-        while (rd_kafka_outq_len(rk) > 0 && mono_ns() < deadline) {
+                bcu_wall_ms(), id - 1);
+        deadline = bcu_mono_ns() + 300000000000LL; /* message.timeout.ms */
+        while (rd_kafka_outq_len(rk) > 0 && bcu_mono_ns() < deadline) {
                 rd_kafka_poll(rk, 100);
                 fflush(st.out);
         }
@@ -390,7 +328,7 @@ static void track_assignment(rd_kafka_t *rk, FILE *af, char *last,
         rd_kafka_topic_partition_list_destroy(a);
         if (strcmp(now, last)) {
                 snprintf(last, last_size, "%s", now);
-                fprintf(af, "%" PRId64 " %s\n", wall_ms(), now);
+                fprintf(af, "%" PRId64 " %s\n", bcu_wall_ms(), now);
                 fflush(af);
         }
 }
@@ -399,7 +337,7 @@ static void track_assignment(rd_kafka_t *rk, FILE *af, char *last,
 static void write_batch(rd_kafka_t *rk, FILE *out, rd_kafka_message_t **batch,
                         int n, long *consumed) {
         rd_kafka_topic_partition_list_t *store;
-        int64_t now = wall_ms();
+        int64_t now = bcu_wall_ms();
         int i;
 
         if (!n)
@@ -450,31 +388,31 @@ static int cmd_consume(const opts_t *o) {
         bp_stats_t stats;
 
         if (!o->bucket || !o->group || !o->out)
-                die("--bucket, --group and --out are required");
+                bcu_die("--bucket, --group and --out are required");
         if (!(out = fopen(o->out, "w")))
-                die("%s: %s", o->out, strerror(errno));
+                bcu_die("%s: %s", o->out, strerror(errno));
         snprintf(path, sizeof(path), "%s.assign", o->out);
         if (!(af = fopen(path, "w")))
-                die("%s: %s", path, strerror(errno));
+                bcu_die("%s: %s", path, strerror(errno));
         snprintf(session, sizeof(session), "%ld", o->session_ms);
         snprintf(heartbeat, sizeof(heartbeat), "%ld",
                  o->session_ms / 6 > 100 ? o->session_ms / 6 : 100);
 
         conf = bucket_conf(o, o->bucket);
-        set(conf, "group.id", o->group);
-        set(conf, "auto.offset.reset", o->reset);
-        set(conf, "enable.auto.offset.store", "false");
-        set(conf, "auto.commit.interval.ms", "1000");
-        set(conf, "session.timeout.ms", session);
-        set(conf, "heartbeat.interval.ms", heartbeat);
+        bcu_conf_set(conf, "group.id", o->group);
+        bcu_conf_set(conf, "auto.offset.reset", o->reset);
+        bcu_conf_set(conf, "enable.auto.offset.store", "false");
+        bcu_conf_set(conf, "auto.commit.interval.ms", "1000");
+        bcu_conf_set(conf, "session.timeout.ms", session);
+        bcu_conf_set(conf, "heartbeat.interval.ms", heartbeat);
         if (!(rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr,
                                 sizeof(errstr))))
-                die("rd_kafka_new: %s", errstr);
+                bcu_die("rd_kafka_new: %s", errstr);
         rd_kafka_poll_set_consumer(rk);
         sub = rd_kafka_topic_partition_list_new(1);
         rd_kafka_topic_partition_list_add(sub, o->topic, RD_KAFKA_PARTITION_UA);
         if (rd_kafka_subscribe(rk, sub))
-                die("subscribe failed");
+                bcu_die("subscribe failed");
         rd_kafka_topic_partition_list_destroy(sub);
         install_signals();
         last[0] = '\0';
@@ -486,7 +424,7 @@ static int cmd_consume(const opts_t *o) {
                         if (m->err != RD_KAFKA_RESP_ERR__PARTITION_EOF &&
                             errors++ < 50)
                                 fprintf(stderr, "%" PRId64 " consume: %s\n",
-                                        wall_ms(), rd_kafka_message_errstr(m));
+                                        bcu_wall_ms(), rd_kafka_message_errstr(m));
                         rd_kafka_message_destroy(m);
                         m = NULL;
                 } else if (m) {
@@ -496,16 +434,16 @@ static int cmd_consume(const opts_t *o) {
                         write_batch(rk, out, batch, n, &consumed);
                         n = 0;
                 }
-                if (mono_ns() - last_track > 100000000LL) {
+                if (bcu_mono_ns() - last_track > 100000000LL) {
                         track_assignment(rk, af, last, sizeof(last));
-                        last_track = mono_ns();
+                        last_track = bcu_mono_ns();
                 }
         }
         write_batch(rk, out, batch, n, &consumed);
         memset(&stats, 0, sizeof(stats));
         bp_stats(rk, &stats);
         rd_kafka_consumer_close(rk);
-        fprintf(af, "%" PRId64 " closed\n", wall_ms());
+        fprintf(af, "%" PRId64 " closed\n", bcu_wall_ms());
         printf("consumed %ld errors %ld foreign %" PRIu64 "\n", consumed,
                errors, stats.foreign);
         rd_kafka_destroy(rk);
@@ -520,11 +458,11 @@ static rd_kafka_t *admin_client(const opts_t *o) {
         rd_kafka_conf_t *conf = rd_kafka_conf_new();
         char errstr[512];
         rd_kafka_t *rk;
-        set(conf, "bootstrap.servers", o->bootstrap);
-        rd_kafka_conf_set_error_cb(conf, on_error);
+        bcu_conf_set(conf, "bootstrap.servers", o->bootstrap);
+        rd_kafka_conf_set_error_cb(conf, bcu_on_error);
         if (!(rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr,
                                 sizeof(errstr))))
-                die("rd_kafka_new: %s", errstr);
+                bcu_die("rd_kafka_new: %s", errstr);
         return rk;
 }
 
@@ -532,13 +470,13 @@ static rd_kafka_event_t *admin_wait(rd_kafka_queue_t *q,
                                     rd_kafka_event_type_t type) {
         rd_kafka_event_t *ev = rd_kafka_queue_poll(q, 60000);
         if (!ev)
-                die("admin request timed out");
+                bcu_die("admin request timed out");
         if (rd_kafka_event_type(ev) != type)
-                die("unexpected admin event %s: %s", rd_kafka_event_name(ev),
-                    rd_kafka_event_error_string(ev));
+                bcu_die("unexpected admin event %s: %s", rd_kafka_event_name(ev),
+                        rd_kafka_event_error_string(ev));
         if (rd_kafka_event_error(ev))
-                die("admin request failed: %s",
-                    rd_kafka_event_error_string(ev));
+                bcu_die("admin request failed: %s",
+                        rd_kafka_event_error_string(ev));
         return ev;
 }
 
@@ -547,8 +485,8 @@ static void check_topic_results(const rd_kafka_topic_result_t **res,
         size_t i;
         for (i = 0; i < cnt; i++)
                 if (rd_kafka_topic_result_error(res[i]))
-                        die("topic %s: %s", rd_kafka_topic_result_name(res[i]),
-                            rd_kafka_topic_result_error_string(res[i]));
+                        bcu_die("topic %s: %s", rd_kafka_topic_result_name(res[i]),
+                                rd_kafka_topic_result_error_string(res[i]));
 }
 
 /* Metadata of \p topic; NULL when not available. */
@@ -568,8 +506,8 @@ topic_metadata(rd_kafka_t *rk, const char *topic,
 /* Until the topic has \p partitions partitions, each with a leader. */
 static void wait_partitions(rd_kafka_t *rk, const char *topic,
                             long partitions) {
-        int64_t deadline = mono_ns() + 60000000000LL;
-        while (mono_ns() < deadline) {
+        int64_t deadline = bcu_mono_ns() + 60000000000LL;
+        while (bcu_mono_ns() < deadline) {
                 const struct rd_kafka_metadata *md;
                 const rd_kafka_metadata_topic_t *t =
                     topic_metadata(rk, topic, &md);
@@ -581,10 +519,10 @@ static void wait_partitions(rd_kafka_t *rk, const char *topic,
                         rd_kafka_metadata_destroy(md);
                 if (ok)
                         return;
-                sleep_ms(200);
+                bcu_sleep_us(1000L * (200));
         }
-        die("topic %s did not reach %ld partitions with leaders", topic,
-            partitions);
+        bcu_die("topic %s did not reach %ld partitions with leaders", topic,
+                partitions);
 }
 
 static int cmd_admin(const char *what, const opts_t *o) {
@@ -600,7 +538,7 @@ static int cmd_admin(const char *what, const opts_t *o) {
                     o->topic, (int)o->partitions, (int)o->rf, errstr,
                     sizeof(errstr));
                 if (!nt)
-                        die("NewTopic: %s", errstr);
+                        bcu_die("NewTopic: %s", errstr);
                 rd_kafka_CreateTopics(rk, &nt, 1, NULL, q);
                 ev = admin_wait(q, RD_KAFKA_EVENT_CREATETOPICS_RESULT);
                 tres = rd_kafka_CreateTopics_result_topics(
@@ -613,10 +551,10 @@ static int cmd_admin(const char *what, const opts_t *o) {
                     o->topic, (size_t)o->partitions, errstr, sizeof(errstr));
                 int64_t acked;
                 if (!np)
-                        die("NewPartitions: %s", errstr);
+                        bcu_die("NewPartitions: %s", errstr);
                 rd_kafka_CreatePartitions(rk, &np, 1, NULL, q);
                 ev = admin_wait(q, RD_KAFKA_EVENT_CREATEPARTITIONS_RESULT);
-                acked = wall_ms();
+                acked = bcu_wall_ms();
                 tres = rd_kafka_CreatePartitions_result_topics(
                     rd_kafka_event_CreatePartitions_result(ev), &cnt);
                 check_topic_results(tres, cnt);
@@ -628,8 +566,8 @@ static int cmd_admin(const char *what, const opts_t *o) {
                     topic_metadata(rk, o->topic, &md);
                 if (!t || o->partition < 0 ||
                     o->partition >= t->partition_cnt)
-                        die("no metadata for %s [%ld]", o->topic,
-                            o->partition);
+                        bcu_die("no metadata for %s [%ld]", o->topic,
+                                o->partition);
                 printf("%d\n", (int)t->partitions[o->partition].leader);
                 rd_kafka_metadata_destroy(md);
         } else if (!strcmp(what, "lag")) {
@@ -643,8 +581,8 @@ static int cmd_admin(const char *what, const opts_t *o) {
                 int64_t lo, hi;
                 int i;
                 if (!t || !o->group)
-                        die("lag: no metadata for %s, or no --group",
-                            o->topic);
+                        bcu_die("lag: no metadata for %s, or no --group",
+                                o->topic);
                 parts = rd_kafka_topic_partition_list_new(t->partition_cnt);
                 for (i = 0; i < t->partition_cnt; i++)
                         rd_kafka_topic_partition_list_add(parts, o->topic, i);
@@ -655,7 +593,7 @@ static int cmd_admin(const char *what, const opts_t *o) {
                 groups = rd_kafka_ListConsumerGroupOffsets_result_groups(
                     rd_kafka_event_ListConsumerGroupOffsets_result(ev), &cnt);
                 if (cnt != 1 || rd_kafka_group_result_error(groups[0]))
-                        die("lag: cannot read offsets of group %s", o->group);
+                        bcu_die("lag: cannot read offsets of group %s", o->group);
                 got = rd_kafka_group_result_partitions(groups[0]);
                 for (i = 0; got && i < got->cnt; i++) {
                         if (got->elems[i].offset < 0)
@@ -663,8 +601,8 @@ static int cmd_admin(const char *what, const opts_t *o) {
                         if (rd_kafka_query_watermark_offsets(
                                 rk, o->topic, got->elems[i].partition, &lo,
                                 &hi, 5000))
-                                die("lag: watermarks of %s [%d]", o->topic,
-                                    got->elems[i].partition);
+                                bcu_die("lag: watermarks of %s [%d]", o->topic,
+                                        got->elems[i].partition);
                         printf("%d %" PRId64 " %" PRId64 "\n",
                                got->elems[i].partition, got->elems[i].offset,
                                hi);
@@ -673,7 +611,7 @@ static int cmd_admin(const char *what, const opts_t *o) {
                 rd_kafka_topic_partition_list_destroy(parts);
                 rd_kafka_metadata_destroy(md);
         } else {
-                die("unknown admin command \"%s\"", what);
+                bcu_die("unknown admin command \"%s\"", what);
         }
         if (ev)
                 rd_kafka_event_destroy(ev);
@@ -684,6 +622,7 @@ static int cmd_admin(const char *what, const opts_t *o) {
 
 int main(int argc, char **argv) {
         opts_t o;
+        bcu_program = "bp-broker-client";
         setvbuf(stdout, NULL, _IOLBF, 0);
         if (argc >= 2 && !strcmp(argv[1], "produce")) {
                 parse_opts(&o, argc - 2, argv + 2);

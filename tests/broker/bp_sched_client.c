@@ -68,6 +68,7 @@
 #include <librdkafka/rdkafka.h>
 
 #include "include/bucket_priority.h"
+#include "broker_client_util.h"
 
 #define MAX_PARTS 256
 #define MAX_EXTRA 32
@@ -79,33 +80,6 @@ static void on_signal(int sig) {
                 judge_off = 1;
         else
                 stop_requested = 1;
-}
-
-static int64_t wall_ms(void) {
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static int64_t mono_ms(void) {
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static void sleep_us(long us) {
-        struct timespec ts = {us / 1000000, (us % 1000000) * 1000};
-        nanosleep(&ts, NULL);
-}
-
-static void die(const char *fmt, ...) {
-        va_list ap;
-        fprintf(stderr, "bp-broker-sched: error: ");
-        va_start(ap, fmt);
-        vfprintf(stderr, fmt, ap);
-        va_end(ap);
-        fputc('\n', stderr);
-        exit(1);
 }
 
 /* --- options ------------------------------------------------------------- */
@@ -121,16 +95,6 @@ typedef struct opts {
         int extra_cnt;
 } opts_t;
 
-static long num_arg(const char *name, const char *v) {
-        char *end;
-        long n;
-        errno = 0;
-        n     = strtol(v, &end, 10);
-        if (errno || *end || end == v || n < 0)
-                die("%s: not a whole number: \"%s\"", name, v);
-        return n;
-}
-
 static void parse_opts(opts_t *o, int argc, char **argv) {
         int i;
         memset(o, 0, sizeof(*o));
@@ -140,11 +104,11 @@ static void parse_opts(opts_t *o, int argc, char **argv) {
         for (i = 1; i < argc; i++) {
                 const char *k = argv[i], *v;
                 if (i + 1 >= argc)
-                        die("option %s needs a value", k);
+                        bcu_die("option %s needs a value", k);
                 v = argv[++i];
                 if (!strcmp(k, "-X")) {
                         if (o->extra_cnt == MAX_EXTRA || !strchr(v, '='))
-                                die("-X %s: expected name=value", v);
+                                bcu_die("-X %s: expected name=value", v);
                         o->extra[o->extra_cnt++] = v;
                 } else if (!strcmp(k, "--bootstrap"))
                         o->bootstrap = v;
@@ -170,39 +134,24 @@ static void parse_opts(opts_t *o, int argc, char **argv) {
                         else if (!strcmp(v, "weighted"))
                                 o->judge = JUDGE_WEIGHTED;
                         else
-                                die("--judge: strict or weighted, not %s", v);
+                                bcu_die("--judge: strict or weighted, not %s", v);
                 } else if (!strcmp(k, "--threshold"))
-                        o->threshold = num_arg(k, v);
+                        o->threshold = bcu_num_arg(k, v, 0);
                 else if (!strcmp(k, "--work-us"))
-                        o->work_us = num_arg(k, v);
+                        o->work_us = bcu_num_arg(k, v, 0);
                 else if (!strcmp(k, "--window"))
-                        o->window = num_arg(k, v);
+                        o->window = bcu_num_arg(k, v, 0);
                 else
-                        die("unknown option %s", k);
+                        bcu_die("unknown option %s", k);
         }
         if (!o->bootstrap || !o->topic || !o->group || !o->out ||
             !o->critical || o->judge == (judge_kind_t)-1)
-                die("--bootstrap, --topic, --group, --out, --critical and "
-                    "--judge are required");
+                bcu_die("--bootstrap, --topic, --group, --out, --critical and "
+                        "--judge are required");
         if (o->plugin && (!o->buckets || !o->allocation))
-                die("--plugin needs --buckets and --allocation");
+                bcu_die("--plugin needs --buckets and --allocation");
         if (o->window < 1)
-                die("--window must be at least 1");
-}
-
-static void set(rd_kafka_conf_t *conf, const char *name, const char *value) {
-        char errstr[512];
-        if (rd_kafka_conf_set(conf, name, value, errstr, sizeof(errstr)) !=
-            RD_KAFKA_CONF_OK)
-                die("%s=%s: %s", name, value, errstr);
-}
-
-static void on_error(rd_kafka_t *rk, int err, const char *reason,
-                     void *opaque) {
-        (void)opaque;
-        fprintf(stderr, "%" PRId64 " %s: error: %s: %s\n", wall_ms(),
-                rd_kafka_name(rk),
-                rd_kafka_err2name((rd_kafka_resp_err_t)err), reason);
+                bcu_die("--window must be at least 1");
 }
 
 /* The list consumer loads the plugin by properties, as an application
@@ -213,30 +162,30 @@ static rd_kafka_conf_t *make_conf(const opts_t *o) {
         char threshold[32];
         int i;
 
-        set(conf, "bootstrap.servers", o->bootstrap);
+        bcu_conf_set(conf, "bootstrap.servers", o->bootstrap);
         if (o->plugin) {
                 snprintf(threshold, sizeof(threshold), "%ld", o->threshold);
-                set(conf, "plugin.library.paths", o->plugin);
-                set(conf, "bucket.priority.bucket", o->buckets);
-                set(conf, "bucket.priority.topic", o->topic);
-                set(conf, "bucket.priority.buckets", o->buckets);
-                set(conf, "bucket.priority.allocation", o->allocation);
-                set(conf, "bucket.priority.schedule", o->schedule);
-                set(conf, "bucket.priority.lag.threshold", threshold);
+                bcu_conf_set(conf, "plugin.library.paths", o->plugin);
+                bcu_conf_set(conf, "bucket.priority.bucket", o->buckets);
+                bcu_conf_set(conf, "bucket.priority.topic", o->topic);
+                bcu_conf_set(conf, "bucket.priority.buckets", o->buckets);
+                bcu_conf_set(conf, "bucket.priority.allocation", o->allocation);
+                bcu_conf_set(conf, "bucket.priority.schedule", o->schedule);
+                bcu_conf_set(conf, "bucket.priority.lag.threshold", threshold);
         }
-        set(conf, "group.id", o->group);
-        set(conf, "auto.offset.reset", "earliest");
+        bcu_conf_set(conf, "group.id", o->group);
+        bcu_conf_set(conf, "auto.offset.reset", "earliest");
         for (i = 0; i < o->extra_cnt; i++) {
                 char name[256];
                 const char *eq = strchr(o->extra[i], '=');
                 size_t n       = (size_t)(eq - o->extra[i]);
                 if (n >= sizeof(name))
-                        die("-X %s: name too long", o->extra[i]);
+                        bcu_die("-X %s: name too long", o->extra[i]);
                 memcpy(name, o->extra[i], n);
                 name[n] = '\0';
-                set(conf, name, eq + 1);
+                bcu_conf_set(conf, name, eq + 1);
         }
-        rd_kafka_conf_set_error_cb(conf, on_error);
+        rd_kafka_conf_set_error_cb(conf, bcu_on_error);
         return conf;
 }
 
@@ -276,11 +225,11 @@ static void parse_critical(judge_t *j, const char *list) {
                 char *end;
                 long n = strtol(p, &end, 10);
                 if (end == p || n < 0 || n >= MAX_PARTS)
-                        die("--critical: bad partition list \"%s\"", list);
+                        bcu_die("--critical: bad partition list \"%s\"", list);
                 j->critical[n] = 1;
                 p = *end == ',' ? end + 1 : end;
                 if (*end && *end != ',')
-                        die("--critical: bad partition list \"%s\"", list);
+                        bcu_die("--critical: bad partition list \"%s\"", list);
         }
 }
 
@@ -299,7 +248,7 @@ static void log_assignment(judge_t *j,
                 snprintf(now, sizeof(now), "-");
         if (strcmp(now, j->last_assign)) {
                 snprintf(j->last_assign, sizeof(j->last_assign), "%s", now);
-                fprintf(j->af, "%" PRId64 " %s\n", wall_ms(), now);
+                fprintf(j->af, "%" PRId64 " %s\n", bcu_wall_ms(), now);
                 fflush(j->af);
         }
 }
@@ -318,7 +267,7 @@ static void refresh(judge_t *j) {
         rd_kafka_topic_partition_list_t *a = NULL, *fresh;
         int now[MAX_PARTS] = {0}, all, i;
 
-        j->next_refresh_ms = mono_ms() + 20;
+        j->next_refresh_ms = (bcu_mono_ns() / 1000000) + 20;
         if (rd_kafka_assignment(j->rk, &a) || !a)
                 return;
         log_assignment(j, a);
@@ -395,7 +344,7 @@ static void episode_end(judge_t *j) {
         if (!j->episode)
                 return;
         fprintf(j->jf, "E %" PRId64 " %" PRId64 " %ld %" PRId64 "\n",
-                j->episode_start_ms, wall_ms(), j->episode, j->episode_lag);
+                j->episode_start_ms, bcu_wall_ms(), j->episode, j->episode_lag);
         j->episode = 0;
 }
 
@@ -424,7 +373,7 @@ static void judge_strict(judge_t *j, int critical) {
         }
         if (j->episode++ == 0) {
                 j->episodes++;
-                j->episode_start_ms = wall_ms();
+                j->episode_start_ms = bcu_wall_ms();
                 j->episode_lag      = 0;
         }
         if (lag > j->episode_lag)
@@ -451,7 +400,7 @@ static void judge_weighted(judge_t *j, int critical) {
         if (share > j->max_share)
                 j->max_share = share;
         j->windows++;
-        fprintf(j->jf, "W %" PRId64 " %ld %ld\n", wall_ms(),
+        fprintf(j->jf, "W %" PRId64 " %ld %ld\n", bcu_wall_ms(),
                 j->window_critical, j->window_cnt);
         j->window_cnt = j->window_critical = 0;
 }
@@ -475,7 +424,7 @@ static void on_record(judge_t *j, const rd_kafka_message_t *m) {
         }
         fprintf(j->out, "%ld %d %" PRId64 " %.*s %" PRId64 "\n", id,
                 (int)m->partition, m->offset, (int)(b > 0 ? b - 1 : kl), k,
-                wall_ms());
+                bcu_wall_ms());
         if ((b == 9 && !strncmp(k, "critical-", 9)) != critical)
                 j->misplaced++;
         j->delivered[critical ? 0 : 1]++;
@@ -483,7 +432,7 @@ static void on_record(judge_t *j, const rd_kafka_message_t *m) {
                 episode_end(j);
                 return;
         }
-        if (mono_ms() >= j->next_refresh_ms)
+        if ((bcu_mono_ns() / 1000000) >= j->next_refresh_ms)
                 refresh(j);
         if (j->o->judge == JUDGE_STRICT)
                 judge_strict(j, critical);
@@ -505,7 +454,7 @@ static void print_stats(judge_t *j) {
 
         fprintf(stderr, "%" PRId64 " delivered critical %ld bulk %ld, "
                         "episodes %ld worst %ld, windows %d%s",
-                wall_ms(), j->delivered[0], j->delivered[1], j->episodes,
+                bcu_wall_ms(), j->delivered[0], j->delivered[1], j->episodes,
                 j->worst, j->windows, judge_off ? " (judging ended)" : "");
         for (b = 0; bp_consumer_bucket_stats(j->rk, b, &st) == 0; b++)
                 fprintf(stderr, " | %s lag %" PRId64 " (+%d unknown) parts %d "
@@ -572,29 +521,30 @@ int main(int argc, char **argv) {
         char errstr[512], path[4096];
         int64_t next_flush = 0, next_stats = 0;
 
+        bcu_program = "bp-broker-sched";
         setvbuf(stdout, NULL, _IOLBF, 0);
         parse_opts(&o, argc, argv);
         j.o         = &o;
         j.min_share = 100.0;
         parse_critical(&j, o.critical);
         if (!(j.out = fopen(o.out, "w")))
-                die("%s: %s", o.out, strerror(errno));
+                bcu_die("%s: %s", o.out, strerror(errno));
         snprintf(path, sizeof(path), "%s.assign", o.out);
         if (!(j.af = fopen(path, "w")))
-                die("%s: %s", path, strerror(errno));
+                bcu_die("%s: %s", path, strerror(errno));
         snprintf(path, sizeof(path), "%s.judge", o.out);
         if (!(j.jf = fopen(path, "w")))
-                die("%s: %s", path, strerror(errno));
+                bcu_die("%s: %s", path, strerror(errno));
 
         conf = make_conf(&o);
         if (!(j.rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr,
                                   sizeof(errstr))))
-                die("rd_kafka_new: %s", errstr);
+                bcu_die("rd_kafka_new: %s", errstr);
         rd_kafka_poll_set_consumer(j.rk);
         sub = rd_kafka_topic_partition_list_new(1);
         rd_kafka_topic_partition_list_add(sub, o.topic, RD_KAFKA_PARTITION_UA);
         if (rd_kafka_subscribe(j.rk, sub))
-                die("subscribe failed");
+                bcu_die("subscribe failed");
         rd_kafka_topic_partition_list_destroy(sub);
         memset(&sa, 0, sizeof(sa));
         sa.sa_handler = on_signal;
@@ -605,13 +555,13 @@ int main(int argc, char **argv) {
 
         while (!stop_requested) {
                 rd_kafka_message_t *m = rd_kafka_consumer_poll(j.rk, 100);
-                int64_t now           = mono_ms();
+                int64_t now           = (bcu_mono_ns() / 1000000);
                 int record            = m && !m->err;
                 if (m && m->err) {
                         if (m->err != RD_KAFKA_RESP_ERR__PARTITION_EOF &&
                             j.errors++ < 50)
                                 fprintf(stderr, "%" PRId64 " consume: %s\n",
-                                        wall_ms(), rd_kafka_message_errstr(m));
+                                        bcu_wall_ms(), rd_kafka_message_errstr(m));
                 } else if (m) {
                         on_record(&j, m);
                 } else if (now >= j.next_refresh_ms) {
@@ -629,7 +579,7 @@ int main(int argc, char **argv) {
                         next_stats = now + 1000;
                 }
                 if (record && o.work_us)
-                        sleep_us(o.work_us); /* the application's work */
+                        bcu_sleep_us(o.work_us); /* the application's work */
         }
         episode_end(&j);
         print_stats(&j);
@@ -637,7 +587,7 @@ int main(int argc, char **argv) {
         fflush(j.out);
         fflush(j.jf);
         rd_kafka_consumer_close(j.rk);
-        fprintf(j.af, "%" PRId64 " closed\n", wall_ms());
+        fprintf(j.af, "%" PRId64 " closed\n", bcu_wall_ms());
         rd_kafka_destroy(j.rk);
         fclose(j.out);
         fclose(j.af);
