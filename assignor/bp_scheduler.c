@@ -52,6 +52,7 @@ typedef struct held {
         /* Filled by measure(): */
         int64_t lag;       /* -1: unknown */
         int64_t hwm;
+        int64_t at;        /* position, or where it starts; -1: unknown */
         int stale;         /* its cached watermark may predate records */
 } held_t;
 
@@ -63,6 +64,12 @@ typedef struct bucket_state {
         uint64_t pauses;
         uint64_t delivered_seen; /* weighted: counter at the last tick */
         double credit;           /* weighted: records owed (+) or ahead (-) */
+        /* A resume of the whole bucket starts with one partition, its lead
+         * (see stagger()): */
+        unsigned rotation;       /* which partition leads next */
+        int32_t lead;            /* the lead resumed alone, or -1 */
+        int64_t lead_at;         /* its position then */
+        int64_t lead_since_ms;
 } bucket_state_t;
 
 struct bp_scheduler {
@@ -212,6 +219,7 @@ static void measure(bp_scheduler_t *s, held_t *h, int k, int64_t now) {
                         hi = h[i].probed; /* the leader knows more */
                 h[i].hwm = hi;
                 h[i].lag = hi >= 0 && at >= 0 ? (hi > at ? hi - at : 0) : -1;
+                h[i].at  = at;
         }
         rd_kafka_topic_partition_list_destroy(pos);
 }
@@ -424,6 +432,53 @@ static int change(bp_scheduler_t *s, rd_kafka_topic_partition_list_t *list,
         return changed;
 }
 
+static const held_t *held_of(const bp_scheduler_t *s, int32_t partition) {
+        int i;
+        for (i = 0; i < s->held_cnt; i++)
+                if (s->held[i].partition == partition)
+                        return &s->held[i];
+        return NULL;
+}
+
+/* Rank \p r is to run; may its paused partitions resume now? Returns the
+ * one partition to resume alone, -1 for all of them, or -2 for none yet.
+ *
+ * After a resume librdkafka queues each fetched partition's records one
+ * partition after the other, starting mostly with the same one; the next
+ * pause drops what the application did not reach. A bucket paused many
+ * times a second would then progress on its first partitions only. So a
+ * bucket resumed as a whole resumes one partition first, in turn (its
+ * lead): its records come first; the others follow once the lead
+ * delivered a record, has nothing to deliver, or a fetch had time to
+ * answer. */
+static int32_t stagger(bp_scheduler_t *s, int r, int64_t now) {
+        bucket_state_t *b = &s->b[s->bucket_at[r]];
+        int32_t paused[BP_SCHED_STAGGER_MAX];
+        int i, k = 0, held = 0;
+
+        for (i = 0; i < s->held_cnt; i++)
+                if (s->held[i].rank == r) {
+                        held++;
+                        if (s->paused_by_us[s->held[i].partition] &&
+                            k < BP_SCHED_STAGGER_MAX)
+                                paused[k++] = s->held[i].partition;
+                }
+        if (b->lead >= 0) {
+                const held_t *h = held_of(s, b->lead);
+                if (h && !s->paused_by_us[b->lead] && h->at == b->lead_at &&
+                    h->lag != 0 && now < b->lead_since_ms + s->settle_ms)
+                        return -2; /* the lead's records come first */
+                b->lead = -1;
+                return -1;
+        }
+        if (k < 2 || k != held)
+                return -1; /* not a resume of the whole bucket */
+        b->lead          = paused[b->rotation++ % (unsigned)k];
+        b->lead_at       = held_of(s, b->lead)->at;
+        b->lead_since_ms = now;
+        return b->lead;
+}
+
 /* Pauses and resumes the held partitions as \p want says per rank.
  * Returns how many partitions it paused. */
 static int apply(bp_scheduler_t *s, const int *want, int64_t now) {
@@ -440,15 +495,23 @@ static int apply(bp_scheduler_t *s, const int *want, int64_t now) {
                 return 0; /* out of memory: change nothing */
         pause  = rd_kafka_topic_partition_list_new(s->held_cnt);
         resume = rd_kafka_topic_partition_list_new(s->held_cnt);
-        for (i = 0; i < s->held_cnt; i++) {
-                const held_t *h = &s->held[i];
-                int tracked     = s->paused_by_us[h->partition];
-                if (want[h->rank] && !tracked)
-                        rd_kafka_topic_partition_list_add(pause, topic,
-                                                          h->partition);
-                else if (!want[h->rank] && tracked)
-                        rd_kafka_topic_partition_list_add(resume, topic,
-                                                          h->partition);
+        for (r = 0; r < s->n; r++) {
+                int32_t only = want[r] ? -1 : stagger(s, r, now);
+                if (want[r])
+                        s->b[s->bucket_at[r]].lead = -1;
+                for (i = 0; i < s->held_cnt; i++) {
+                        const held_t *h = &s->held[i];
+                        int tracked     = s->paused_by_us[h->partition];
+                        if (h->rank != r)
+                                continue;
+                        if (want[r] && !tracked)
+                                rd_kafka_topic_partition_list_add(
+                                    pause, topic, h->partition);
+                        else if (!want[r] && tracked && only != -2 &&
+                                 (only < 0 || only == h->partition))
+                                rd_kafka_topic_partition_list_add(
+                                    resume, topic, h->partition);
+                }
         }
         paused = change(s, pause, 1, now);
         change(s, resume, 0, now);
@@ -809,8 +872,10 @@ void bp_scheduler_on_new(bp_client_t *c,
         s->n         = c->cfg.consumer_bucket_cnt;
         s->mode      = c->cfg.schedule;
         s->threshold = c->cfg.lag_threshold;
-        for (b = 0; b < BP_MAX_BUCKETS; b++)
+        for (b = 0; b < BP_MAX_BUCKETS; b++) {
                 s->rank_of[b] = -1;
+                s->b[b].lead  = -1;
+        }
         for (k = 0; k < s->n; k++) {
                 b              = c->cfg.consumer_buckets[k];
                 s->rank_of[b]  = k;
@@ -947,6 +1012,7 @@ void bp_scheduler_assigning(bp_client_t *c,
         for (r = 0; r < s->n; r++) {
                 bucket_state_t *b = &s->b[s->bucket_at[r]];
                 b->credit         = 0;
+                b->lead           = -1;
                 b->delivered_seen = atomic_load_explicit(
                     &s->delivered[s->bucket_at[r]], memory_order_relaxed);
         }

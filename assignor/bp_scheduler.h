@@ -80,6 +80,11 @@ typedef struct bp_scheduler bp_scheduler_t;
  *  as the paused records left the queue. */
 #define BP_SCHED_DRAIN_WATCH_MS 20
 
+/** A bucket resumed as a whole starts with one partition, in turn (see
+ *  stagger() in bp_scheduler.c); buckets of more partitions held than
+ *  this resume the rest at once. */
+#define BP_SCHED_STAGGER_MAX 1024
+
 /** Weighted: a bucket more than this many records ahead of its share is
  *  paused; it is resumed once back at its share. */
 #define BP_SCHED_WEIGHT_SLACK 32
