@@ -219,6 +219,21 @@ static void *stream_run(void *arg) {
         return NULL;
 }
 
+/* What a failed assertion leaves running (cmocka leaves the test function
+ * at once): cleanup() stops and closes it, so that the next test and the
+ * process end cleanly (a consumer left open kept valgrind from exiting). */
+static stream_t *stream_running;
+static rd_kafka_t *left_open[4];
+
+static void track(rd_kafka_t *rk, int open) {
+        int i;
+        for (i = 0; i < 4; i++)
+                if (open ? !left_open[i] : left_open[i] == rk) {
+                        left_open[i] = open ? rk : NULL;
+                        return;
+                }
+}
+
 static void stream_start(stream_t *st, int burst, int every_ms) {
         memset(st, 0, sizeof(*st));
         st->burst    = burst;
@@ -227,11 +242,13 @@ static void stream_start(stream_t *st, int burst, int every_ms) {
         producer_start(&st->p, "100");
         assert_int_equal(pthread_create(&st->thread, NULL, stream_run, st),
                          0);
+        stream_running = st;
 }
 
 static void stream_stop(stream_t *st) {
         atomic_store(&st->stop, 1);
         pthread_join(st->thread, NULL);
+        stream_running = NULL;
         producer_stop(&st->p);
         next_critical_id = st->next_id;
         assert_int_equal(st->p.failed, 0);
@@ -322,6 +339,7 @@ static void probe_start(probe_t *pr, const char *group, const char *schedule,
         pr->rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr, sizeof(errstr));
         if (!pr->rk)
                 fail_msg("consumer: %s", errstr);
+        track(pr->rk, 1);
         rd_kafka_poll_set_consumer(pr->rk);
         sub = rd_kafka_topic_partition_list_new(1);
         rd_kafka_topic_partition_list_add(sub, TOPIC, RD_KAFKA_PARTITION_UA);
@@ -352,9 +370,29 @@ static void probe_close(probe_t *pr) {
         pr->delays = NULL;
         if (pr->closed)
                 return;
+        track(pr->rk, 0);
         rd_kafka_consumer_close(pr->rk);
         rd_kafka_destroy(pr->rk);
         pr->closed = 1;
+}
+
+/* After every test: what a failed assertion left running. */
+static int cleanup(void **state) {
+        int i;
+        (void)state;
+        if (stream_running) {
+                atomic_store(&stream_running->stop, 1);
+                pthread_join(stream_running->thread, NULL);
+                rd_kafka_destroy(stream_running->p.rk);
+                stream_running = NULL;
+        }
+        for (i = 0; i < 4; i++)
+                if (left_open[i]) {
+                        rd_kafka_consumer_close(left_open[i]);
+                        rd_kafka_destroy(left_open[i]);
+                        left_open[i] = NULL;
+                }
+        return 0;
 }
 
 /* Re-reads the consumer's assignment; partitions without a position yet
@@ -833,7 +871,7 @@ static void bulk_spread(const scenario_t *sc) {
 static long strict_run(const char *group, const char *schedule,
                        int rebalance, long phase_ms, long phase_bulk) {
         scenario_t sc = {0};
-        stream_t st;
+        static stream_t st; /* outlives a failed assertion */
         long worst = 0, bulk = 0;
         int64_t lag_seen = 0;
         int k;
@@ -1028,13 +1066,13 @@ static void test_weighted_rebalance(void **state) {
 
 int main(void) {
         const struct CMUnitTest tests[] = {
-            cmocka_unit_test(test_schedule_properties),
-            cmocka_unit_test(test_control_plain_consumer),
-            cmocka_unit_test(test_strict),
-            cmocka_unit_test(test_strict_rebalance),
-            cmocka_unit_test(test_strict_full_queue),
-            cmocka_unit_test(test_weighted),
-            cmocka_unit_test(test_weighted_rebalance),
+            cmocka_unit_test_teardown(test_schedule_properties, cleanup),
+            cmocka_unit_test_teardown(test_control_plain_consumer, cleanup),
+            cmocka_unit_test_teardown(test_strict, cleanup),
+            cmocka_unit_test_teardown(test_strict_rebalance, cleanup),
+            cmocka_unit_test_teardown(test_strict_full_queue, cleanup),
+            cmocka_unit_test_teardown(test_weighted, cleanup),
+            cmocka_unit_test_teardown(test_weighted_rebalance, cleanup),
         };
         if (getenv("BP_TEST_FILTER")) /* e.g. "test_strict*" */
                 cmocka_set_test_filter(getenv("BP_TEST_FILTER"));
