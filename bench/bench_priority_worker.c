@@ -96,33 +96,15 @@ static void *run(void *arg) {
 
 int bpb_worker_start(bpb_worker_t *w, const demo_setup_t *s, char *err,
                      size_t err_size) {
-        rd_kafka_topic_partition_list_t *sub;
-        rd_kafka_conf_t *conf;
         char client_id[64];
 
         snprintf(client_id, sizeof(client_id), "bp-bench-worker-%s-%d",
                  w->serves < 0 ? "shared" : demo_class_name[w->serves],
                  w->index);
-        conf = demo_conf_consumer(s, w->bucket, client_id, err, err_size);
-        if (!conf)
+        w->rk = demo_conf_open_consumer(s, w->bucket, client_id, err,
+                                        err_size);
+        if (!w->rk)
                 return -1;
-        w->rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, err, err_size);
-        if (!w->rk) {
-                rd_kafka_conf_destroy(conf);
-                return -1;
-        }
-        rd_kafka_poll_set_consumer(w->rk);
-        sub = rd_kafka_topic_partition_list_new(1);
-        rd_kafka_topic_partition_list_add(sub, s->topic,
-                                          RD_KAFKA_PARTITION_UA);
-        if (rd_kafka_subscribe(w->rk, sub)) {
-                snprintf(err, err_size, "cannot subscribe to %s", s->topic);
-                rd_kafka_topic_partition_list_destroy(sub);
-                rd_kafka_destroy(w->rk);
-                w->rk = NULL;
-                return -1;
-        }
-        rd_kafka_topic_partition_list_destroy(sub);
         atomic_init(&w->stop, 0);
         atomic_init(&w->assigned, 0);
         atomic_init(&w->paused, 0);

@@ -37,4 +37,11 @@ rd_kafka_conf_t *demo_conf_consumer(const demo_setup_t *s, const char *bucket,
                                     const char *client_id, char *err,
                                     size_t err_size);
 
+/** A consumer of \p bucket (as demo_conf_consumer()) created and
+ *  subscribed to the topic, polled through rd_kafka_consumer_poll(). NULL
+ *  with \p err filled. */
+rd_kafka_t *demo_conf_open_consumer(const demo_setup_t *s, const char *bucket,
+                                    const char *client_id, char *err,
+                                    size_t err_size);
+
 #endif /* DEMO_CONF_H */

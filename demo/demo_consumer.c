@@ -152,8 +152,6 @@ static void *run(void *arg) {
 
 int demo_consumer_start(demo_consumer_t *c, const demo_setup_t *s, char *err,
                         size_t err_size) {
-        rd_kafka_topic_partition_list_t *sub;
-        rd_kafka_conf_t *conf;
         char client_id[64];
         int i;
 
@@ -162,26 +160,10 @@ int demo_consumer_start(demo_consumer_t *c, const demo_setup_t *s, char *err,
                  : strchr(c->bucket, ',') ? "strict"
                                           : c->bucket,
                  c->index);
-        conf = demo_conf_consumer(s, c->bucket, client_id, err, err_size);
-        if (!conf)
+        c->rk = demo_conf_open_consumer(s, c->bucket, client_id, err,
+                                        err_size);
+        if (!c->rk)
                 return -1;
-        c->rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, err, err_size);
-        if (!c->rk) {
-                rd_kafka_conf_destroy(conf);
-                return -1;
-        }
-        rd_kafka_poll_set_consumer(c->rk);
-        sub = rd_kafka_topic_partition_list_new(1);
-        rd_kafka_topic_partition_list_add(sub, s->topic,
-                                          RD_KAFKA_PARTITION_UA);
-        if (rd_kafka_subscribe(c->rk, sub)) {
-                snprintf(err, err_size, "cannot subscribe to %s", s->topic);
-                rd_kafka_topic_partition_list_destroy(sub);
-                rd_kafka_destroy(c->rk);
-                c->rk = NULL;
-                return -1;
-        }
-        rd_kafka_topic_partition_list_destroy(sub);
         atomic_init(&c->stop, 0);
         atomic_init(&c->kill, 0);
         atomic_init(&c->dead, 0);
