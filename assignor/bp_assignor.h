@@ -6,7 +6,7 @@
 #ifndef BP_ASSIGNOR_H
 #define BP_ASSIGNOR_H
 
-#include <librdkafka/rdkafka.h>
+#include "../partitioner/bp_rdk.h"
 
 #include "../partitioner/bp_client.h"
 

@@ -17,7 +17,7 @@ int32_t bp_topic_partition_count(rd_kafka_t *rk,
                                  const char *topic,
                                  int timeout_ms) {
         rd_kafka_topic_t *rkt = rd_kafka_topic_new(rk, topic, NULL);
-        const struct rd_kafka_metadata *md = NULL;
+        const rd_kafka_metadata_t *md = NULL;
         int32_t cnt = -1;
 
         if (!rkt)

@@ -43,7 +43,7 @@
 #ifndef BP_SCHEDULER_H
 #define BP_SCHEDULER_H
 
-#include <librdkafka/rdkafka.h>
+#include "../partitioner/bp_rdk.h"
 
 #include "../partitioner/bp_client.h"
 #include "../shared/bp_layout.h"

@@ -4,7 +4,7 @@
 #ifndef BP_BUILTINS_H
 #define BP_BUILTINS_H
 
-#include <librdkafka/rdkafka.h>
+#include "bp_rdk.h"
 
 #include "../shared/bp_config.h"
 

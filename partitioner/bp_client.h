@@ -9,7 +9,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#include <librdkafka/rdkafka.h>
+#include "bp_rdk.h"
 
 #include "../shared/bp_config.h"
 #include "../shared/bp_key.h"

@@ -282,9 +282,9 @@ static rd_kafka_resp_err_t attach(rd_kafka_conf_t *conf, bp_client_t *c,
         return err;
 }
 
-rd_kafka_resp_err_t bp_conf_init(rd_kafka_conf_t *conf,
-                                 char *errstr,
-                                 size_t errstr_size) {
+/* Loads the plugin's state into \p conf; the function table is bound. */
+static rd_kafka_resp_err_t load(rd_kafka_conf_t *conf, char *errstr,
+                                size_t errstr_size) {
         bp_client_t *c = bp_client_new();
         rd_kafka_resp_err_t err;
 
@@ -298,14 +298,38 @@ rd_kafka_resp_err_t bp_conf_init(rd_kafka_conf_t *conf,
         return RD_KAFKA_RESP_ERR_NO_ERROR;
 }
 
-rd_kafka_resp_err_t conf_init(rd_kafka_conf_t *conf,
-                              void **plug_opaquep,
-                              char *errstr,
-                              size_t errstr_size) {
+rd_kafka_resp_err_t bp_conf_init(rd_kafka_conf_t *conf,
+                                 char *errstr,
+                                 size_t errstr_size) {
+        if (bp_rdk_bind_default(errstr, errstr_size))
+                return RD_KAFKA_RESP_ERR__FAIL;
+        return load(conf, errstr, errstr_size);
+}
+
+/* librdkafka calls this through a function pointer from its plugin loader:
+ * the return address lies inside the librdkafka copy that loaded us, the
+ * one every call must go to. Not inlined, so that the address is its
+ * caller's. */
+__attribute__((noinline)) rd_kafka_resp_err_t
+conf_init(rd_kafka_conf_t *conf,
+          void **plug_opaquep,
+          char *errstr,
+          size_t errstr_size) {
+        const void *caller = __builtin_return_address(0);
+        rd_kafka_resp_err_t err;
+
         (void)plug_opaquep;
-        return bp_conf_init(conf, errstr, errstr_size);
+        if (bp_rdk_bind_caller(caller, errstr, errstr_size))
+                return RD_KAFKA_RESP_ERR__FAIL;
+        err = load(conf, errstr, errstr_size);
+        __asm__ volatile("" ::: "memory"); /* no tail call: keep our frame */
+        return err;
 }
 
 void bp_topic_conf_set_partitioner(rd_kafka_topic_conf_t *tconf) {
+        char errstr[BP_RDK_ERR_MAX + 8];
+
+        if (!tconf || bp_rdk_bind_default(errstr, sizeof(errstr)))
+                return;
         rd_kafka_topic_conf_set_partitioner_cb(tconf, bp_partitioner);
 }
