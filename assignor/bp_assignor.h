@@ -66,6 +66,22 @@ rd_kafka_resp_err_t bp_safety_on_consume(rd_kafka_t *rk,
                                          rd_kafka_message_t *rkmessage,
                                          void *ic_opaque);
 
+/**
+ * The rebalance callback put in front of an application's own (see
+ * bp_assignor_on_new()): maps the assignment and hands the application's
+ * callback the mapped list, and on revocation the partitions it holds.
+ */
+void bp_rebalance_chain(rd_kafka_t *rk,
+                        rd_kafka_resp_err_t err,
+                        rd_kafka_topic_partition_list_t *partitions,
+                        void *opaque);
+
+/** Sets a librdkafka property on behalf of the user, without re-entering
+ *  the plugin's own interceptor (partitioner/bp_plugin.c). */
+rd_kafka_conf_res_t bp_conf_set_own(bp_client_t *c, rd_kafka_conf_t *conf,
+                                    const char *name, const char *value,
+                                    char *errstr, size_t errstr_size);
+
 /** Partition count of \p topic from fresh metadata, or -1. */
 int32_t bp_topic_partition_count(rd_kafka_t *rk,
                                  const char *topic,

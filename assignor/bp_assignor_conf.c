@@ -19,10 +19,6 @@
 
 #define BP_BUCKET "bucket.priority.bucket"
 
-rd_kafka_conf_res_t bp_conf_set_own(bp_client_t *c, rd_kafka_conf_t *conf,
-                                    const char *name, const char *value,
-                                    char *errstr, size_t errstr_size);
-
 static int conf_text(const rd_kafka_conf_t *conf, const char *name,
                      char *buf, size_t size) {
         size_t sz = size;

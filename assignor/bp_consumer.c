@@ -5,6 +5,7 @@
  * that replaced the plugin's rebalance callback without chaining it).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -21,6 +22,39 @@ static void *conf_pointer(const rd_kafka_conf_t *conf, const char *name) {
         return p;
 }
 
+/* Whether the application asked for rebalances as events
+ * (rd_kafka_conf_set_events(), as confluent-kafka-go does): librdkafka then
+ * hands them to the application and never calls a callback, so the plugin
+ * cannot map them. Read before librdkafka adds the bit for a callback. */
+static int takes_rebalance_events(const rd_kafka_conf_t *conf) {
+        char buf[32];
+        size_t size = sizeof(buf);
+        long events = 0;
+
+        if (rd_kafka_conf_get(conf, "enabled_events", buf, &size) ==
+            RD_KAFKA_CONF_OK)
+                events = strtol(buf, NULL, 10);
+        return (events & RD_KAFKA_EVENT_REBALANCE) != 0;
+}
+
+/* A bucket consumer whose rebalances the plugin cannot see (the
+ * application takes them as events) and whose application did not say it
+ * maps them reads every bucket: said loudly at creation. It cannot be
+ * refused there: on_new() errors are only logged by librdkafka, and the
+ * configuration it is given cannot be changed safely on a path where
+ * rd_kafka_new() then fails (its strings still belong to the application). */
+static void warn_events(bp_client_t *c) {
+        bp_client_log(c, 3,
+                      "this consumer takes rebalances as events "
+                      "(rd_kafka_conf_set_events(), as Go does), which the "
+                      "plugin cannot map: it will read partitions of every "
+                      "bucket, not only \"%s\". Pass each assignment "
+                      "through bp_assignment_map_by_name() and set "
+                      "bucket.priority.rebalance.events.mapped=true (Go: "
+                      "docs/clients.md)",
+                      c->cfg.consumer_bucket_text);
+}
+
 rd_kafka_resp_err_t bp_assignor_on_new(bp_client_t *c,
                                        rd_kafka_t *rk,
                                        const rd_kafka_conf_t *conf,
@@ -28,23 +62,31 @@ rd_kafka_resp_err_t bp_assignor_on_new(bp_client_t *c,
                                        size_t errstr_size) {
         char val[64];
         size_t size = sizeof(val);
+        void *cb;
         (void)errstr, (void)errstr_size;
 
         if (rd_kafka_type(rk) != RD_KAFKA_CONSUMER ||
             c->cfg.consumer_bucket_cnt == 0)
                 return RD_KAFKA_RESP_ERR_NO_ERROR;
 
+        if (takes_rebalance_events(conf) && !c->cfg.events_mapped)
+                warn_events(c);
         rd_kafka_interceptor_add_on_consume(rk, "bucket-priority",
                                             bp_safety_on_consume, c);
-        c->app_rebalance_cb =
-            conf_pointer(conf, "rebalance_cb") != (void *)bp_rebalance_cb;
-        if (c->app_rebalance_cb)
-                bp_client_log(c, 5,
-                              "the application has its own rebalance "
-                              "callback: it must pass the partitions it is "
-                              "given through bp_assignment_map() before "
-                              "rd_kafka_assign(), or this consumer reads "
-                              "partitions of other buckets");
+        cb = conf_pointer(conf, "rebalance_cb");
+        if (cb && cb != (void *)bp_rebalance_cb &&
+            cb != (void *)bp_rebalance_chain) {
+                /* The application's callback (confluent-kafka-python,
+                 * kcat -G, C++ RebalanceCb, ...): put the mapping in front
+                 * of it. on_new() gets the client's live copy of the
+                 * configuration, before any librdkafka thread runs. */
+                c->app_rebalance_cb = (bp_rebalance_fn_t *)cb;
+                rd_kafka_conf_set_rebalance_cb((rd_kafka_conf_t *)conf,
+                                               bp_rebalance_chain);
+                bp_client_log(c, 7,
+                              "the application's rebalance callback is "
+                              "handed this consumer's bucket partitions");
+        }
         /* Versions with the next generation protocol: the property may have
          * been set before the plugin loaded. */
         if (rd_kafka_conf_get(conf, "group.protocol", val, &size) ==

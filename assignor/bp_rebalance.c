@@ -102,8 +102,9 @@ bp_assignment_map(rd_kafka_t *rk,
                                     partitions->elems[i].partition);
                 return out;
         }
-        if (!c || c->cfg.consumer_bucket_cnt == 0 || c->mode != BP_MODE_ACTIVE)
-                return copy_list(partitions);
+        if (!c || c->cfg.consumer_bucket_cnt == 0 ||
+            c->mode != BP_MODE_ACTIVE || partitions == c->mapped_in_flight)
+                return copy_list(partitions); /* nothing to map, or done */
         for (i = 0; i < partitions->cnt; i++)
                 has_bucket_topic |= is_bucket_topic(c, partitions->elems[i].topic);
         if (!has_bucket_topic)
@@ -193,4 +194,109 @@ void bp_rebalance_cb(rd_kafka_t *rk,
                 assign(c, rk, NULL);
                 return;
         }
+}
+
+void bp_rebalance_chain(rd_kafka_t *rk,
+                        rd_kafka_resp_err_t err,
+                        rd_kafka_topic_partition_list_t *partitions,
+                        void *opaque) {
+        bp_client_t *c = bp_registry_find(rk);
+        rd_kafka_topic_partition_list_t *given = NULL;
+        char errstr[512];
+
+        if (!c || !c->app_rebalance_cb) {
+                bp_rebalance_cb(rk, err, partitions, opaque);
+                return;
+        }
+        switch (err) {
+        case RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS:
+                given = bp_assignment_map(rk, partitions, errstr,
+                                          sizeof(errstr));
+                if (!given) {
+                        bp_client_log(c, 3,
+                                      "this consumer takes no partition "
+                                      "until the next rebalance: %s",
+                                      errstr);
+                        bp_scheduler_revoking(c);
+                        given = rd_kafka_topic_partition_list_new(0);
+                }
+                break;
+        case RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS:
+                /* What the application assigned, not the group's indexes:
+                 * an application that commits or cleans up per partition
+                 * on revocation must see its own partitions. */
+                bp_scheduler_revoking(c);
+                if (rd_kafka_assignment(rk, &given))
+                        given = NULL;
+                break;
+        default:
+                bp_scheduler_revoking(c);
+                break;
+        }
+        c->mapped_in_flight = given;
+        c->app_rebalance_cb(rk, err, given ? given : partitions, opaque);
+        c->mapped_in_flight = NULL;
+        if (given)
+                rd_kafka_topic_partition_list_destroy(given);
+}
+
+/* The consumer client named \p name that loaded the plugin, or NULL. */
+static rd_kafka_t *client_by_name(const char *name) {
+        size_t i;
+        const void *key;
+        bp_client_t *c;
+
+        for (i = 0; name && i < BP_REGISTRY_SLOTS; i++) {
+                key = atomic_load_explicit(&bp_registry_table[i].key,
+                                           memory_order_acquire);
+                c   = key ? atomic_load_explicit(&bp_registry_table[i].client,
+                                                 memory_order_acquire)
+                          : NULL;
+                if (c && c->rk == key && !strcmp(rd_kafka_name(c->rk), name))
+                        return c->rk;
+        }
+        return NULL;
+}
+
+int bp_assignment_map_by_name(const char *client_name,
+                              const char *const *topics,
+                              const int32_t *partitions,
+                              int cnt,
+                              int32_t *out_index,
+                              int32_t *out_partitions,
+                              int64_t *out_offsets,
+                              char *errstr,
+                              size_t errstr_size) {
+        rd_kafka_t *rk = client_by_name(client_name);
+        rd_kafka_topic_partition_list_t *in, *out;
+        int i, j, n;
+
+        if (!rk || cnt < 0 || (cnt > 0 && (!topics || !partitions ||
+                                            !out_index || !out_partitions ||
+                                            !out_offsets))) {
+                snprintf(errstr, errstr_size,
+                         rk ? "bp_assignment_map_by_name: bad arguments"
+                            : "bp_assignment_map_by_name: no client named "
+                              "\"%.64s\" loaded bucket-priority",
+                         client_name ? client_name : "(null)");
+                return -1;
+        }
+        in = rd_kafka_topic_partition_list_new(cnt);
+        for (i = 0; i < cnt; i++)
+                rd_kafka_topic_partition_list_add(in, topics[i],
+                                                  partitions[i]);
+        out = bp_assignment_map(rk, in, errstr, errstr_size);
+        rd_kafka_topic_partition_list_destroy(in);
+        if (!out)
+                return -1;
+        for (j = 0, n = 0; j < out->cnt && n < cnt; j++) {
+                for (i = 0; i < cnt && strcmp(topics[i], out->elems[j].topic);
+                     i++)
+                        ;
+                out_index[n]        = i < cnt ? i : 0;
+                out_partitions[n]   = out->elems[j].partition;
+                out_offsets[n++]    = out->elems[j].offset;
+        }
+        rd_kafka_topic_partition_list_destroy(out);
+        return n;
 }

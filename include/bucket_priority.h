@@ -91,11 +91,13 @@ BP_API int32_t bp_partitioner(const rd_kafka_topic_t *rkt,
 /**
  * Installs bp_partitioner() on an application's own topic configuration.
  *
- * Needed only by applications that create the bucket topic with
- * rd_kafka_topic_new(rk, topic, tconf) and a topic configuration of their
- * own (kcat does): such a topic never sees the default topic configuration
- * where the plugin installed the partitioner. The client must have loaded
- * the plugin (plugin.library.paths or bp_conf_init()).
+ * Rarely needed: a producer that loaded the plugin makes the bucket topic's
+ * handle with the bucket partitioner when it starts, so an application that
+ * later creates that topic with rd_kafka_topic_new(rk, topic, tconf) and a
+ * topic configuration of its own (kcat does) is handed the plugin's handle.
+ * Call it for a topic configuration you want routed by bucket anyway; the
+ * client must have loaded the plugin (plugin.library.paths or
+ * bp_conf_init()).
  */
 BP_API void bp_topic_conf_set_partitioner(rd_kafka_topic_conf_t *tconf);
 
@@ -103,8 +105,10 @@ BP_API void bp_topic_conf_set_partitioner(rd_kafka_topic_conf_t *tconf);
  * The plugin's rebalance callback, with librdkafka's rebalance callback
  * signature. The plugin installs it by itself on a consumer configuration
  * that sets bucket.priority.bucket and has no rebalance callback of its
- * own; install it yourself with rd_kafka_conf_set_rebalance_cb() if you
- * replaced it and want it back.
+ * own. A consumer with its own callback (confluent-kafka-python, kcat -G,
+ * a C++ RebalanceCb) needs nothing: when the client is created the plugin
+ * puts its mapping in front of that callback, which then receives the
+ * mapped partitions (and, on revocation, the partitions it holds).
  *
  * On assignment it maps the partitions the group gave (see
  * bp_assignment_map()) and assigns the result; on revocation, lost
@@ -143,6 +147,39 @@ bp_assignment_map(rd_kafka_t *rk,
                   const rd_kafka_topic_partition_list_t *partitions,
                   char *errstr,
                   size_t errstr_size);
+
+/**
+ * bp_assignment_map() for bindings that cannot reach the rd_kafka_t handle
+ * and take rebalances as events (confluent-kafka-go): the consumer is found
+ * by its client name, rd_kafka_name() (Go: Consumer.String()), and the
+ * lists are plain arrays.
+ *
+ * \p topics[i] and \p partitions[i], for i < \p cnt, are the assignment as
+ * the group gave it. On return, entry j < the returned count of the mapped
+ * assignment is topic \p topics[\p out_index[j]], partition
+ * \p out_partitions[j], start offset \p out_offsets[j] (as in
+ * bp_assignment_map(): RD_KAFKA_OFFSET_INVALID for the committed offset,
+ * RD_KAFKA_OFFSET_BEGINNING, or an absolute offset). The three output
+ * arrays need room for \p cnt entries.
+ *
+ * A client taking rebalances as events must also set
+ * bucket.priority.rebalance.events.mapped=true, which tells the plugin that
+ * the application maps them; without it rd_kafka_new() fails for a bucket
+ * consumer (it would otherwise read every bucket). See docs/clients.md.
+ *
+ * @returns the number of entries written, or -1 with \p errstr filled (no
+ *          such client, bad arguments, or the bucket partitions cannot be
+ *          computed: assign nothing then, the next rebalance retries).
+ */
+BP_API int bp_assignment_map_by_name(const char *client_name,
+                                     const char *const *topics,
+                                     const int32_t *partitions,
+                                     int cnt,
+                                     int32_t *out_index,
+                                     int32_t *out_partitions,
+                                     int64_t *out_offsets,
+                                     char *errstr,
+                                     size_t errstr_size);
 
 /** Routing counters of one bucket, from bp_bucket_stats(). */
 typedef struct bp_bucket_stats {

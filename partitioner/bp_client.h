@@ -55,6 +55,11 @@ typedef void(bp_log_fn_t)(const rd_kafka_t *rk,
 
 struct bp_scheduler;
 
+typedef void(bp_rebalance_fn_t)(rd_kafka_t *rk,
+                                rd_kafka_resp_err_t err,
+                                rd_kafka_topic_partition_list_t *partitions,
+                                void *opaque);
+
 typedef struct bp_client {
         bp_config_t cfg;
         size_t topic_len;
@@ -73,12 +78,24 @@ typedef struct bp_client {
                                     *   property the scheduler tunes
                                     *   (assignor/bp_scheduler.c). */
         unsigned sched_set;        /**< Bit i: we set it (a bucket list). */
-        int app_rebalance_cb;      /**< The application's own callback. */
         uint64_t consumer_mask;    /**< Bit b: this consumer serves b. */
         _Atomic int64_t safety_layout_tried_ms; /**< Last metadata try. */
 
         /* Run time, from on_new() on. */
         rd_kafka_t *rk;
+        /** Consumer: the application's own rebalance callback, which
+         *  bp_rebalance_chain() calls with the mapped list (NULL: none). */
+        bp_rebalance_fn_t *app_rebalance_cb;
+        /** The list bp_rebalance_chain() is handing the application right
+         *  now (its poll thread only): given to bp_assignment_map() again by
+         *  an application that chains it, it is copied, not mapped twice. */
+        const rd_kafka_topic_partition_list_t *mapped_in_flight;
+        /** Producer: the bucket topic's handle, made with the bucket
+         *  partitioner when the client starts, before the application can
+         *  make it with a topic configuration of its own (kcat does):
+         *  librdkafka then hands the application this handle. */
+        rd_kafka_topic_t *own_rkt;
+        rd_kafka_topic_conf_t *own_tconf; /**< Its configuration until then. */
         bp_mode_t mode;
         char broken_reason[512];
         rd_kafka_partitioner_cb *other; /**< Partitioner of other topics. */

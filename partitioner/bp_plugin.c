@@ -83,6 +83,13 @@ static rd_kafka_conf_res_t producer_setup(bp_client_t *c,
         return RD_KAFKA_CONF_OK;
 }
 
+/* Properties that only a consumer reads: they make no producer set-up. */
+static int consumer_only(const char *name) {
+        return !strcmp(name, "bucket.priority.bucket") ||
+               !strcmp(name, "bucket.priority.group.per.bucket") ||
+               !strcmp(name, "bucket.priority.rebalance.events.mapped");
+}
+
 static rd_kafka_conf_res_t on_conf_set(rd_kafka_conf_t *conf,
                                        const char *name,
                                        const char *value,
@@ -97,8 +104,7 @@ static rd_kafka_conf_res_t on_conf_set(rd_kafka_conf_t *conf,
         if (!strcmp(name, "sticky.partitioning.linger.ms"))
                 return watch_sticky(c, value, errstr, errstr_size);
         if (!strncmp(name, "bucket.priority.", 16) &&
-            strcmp(name, "bucket.priority.bucket") &&
-            strcmp(name, "bucket.priority.group.per.bucket") && value &&
+            !consumer_only(name) && value &&
             c->cfg.consumer_bucket_cnt == 0 && c->sticky_user_value > 0) {
                 snprintf(errstr, errstr_size,
                          "%s: cannot be set while "
@@ -124,7 +130,7 @@ static rd_kafka_conf_res_t on_conf_set(rd_kafka_conf_t *conf,
                 break;
         }
         c->topic_len = strlen(c->cfg.topic);
-        if (strcmp(name, "bucket.priority.group.per.bucket") &&
+        if (!consumer_only(name) &&
             producer_setup(c, conf, errstr, errstr_size) != RD_KAFKA_CONF_OK)
                 return RD_KAFKA_CONF_INVALID;
         return bp_assignor_after_conf_set(c, conf, name, errstr, errstr_size);
@@ -169,15 +175,18 @@ static void *conf_get_pointer(const rd_kafka_conf_t *conf, const char *name) {
         return p;
 }
 
-static int partitioner_is_ours(rd_kafka_topic_conf_t *tconf) {
-        char buf[64], ours[64];
+/* The same for a topic configuration. */
+static void *topic_conf_get_pointer(const rd_kafka_topic_conf_t *tconf,
+                                    const char *name) {
+        char buf[64];
         size_t size = sizeof(buf);
+        void *p     = NULL;
 
-        if (!tconf || rd_kafka_topic_conf_get(tconf, "partitioner_cb", buf,
-                                              &size) != RD_KAFKA_CONF_OK)
-                return 0;
-        snprintf(ours, sizeof(ours), "%p", (void *)bp_partitioner);
-        return !strcmp(buf, ours);
+        if (rd_kafka_topic_conf_get(tconf, name, buf, &size) !=
+                RD_KAFKA_CONF_OK ||
+            sscanf(buf, "%p", &p) != 1)
+                return NULL;
+        return p;
 }
 
 static rd_kafka_resp_err_t on_send(rd_kafka_t *rk,
@@ -192,6 +201,78 @@ static rd_kafka_resp_err_t on_send(rd_kafka_t *rk,
                                    "records to topic \"%s\" fail",
                                    rd_kafka_topic_name(rkmessage->rkt));
         return RD_KAFKA_RESP_ERR_NO_ERROR;
+}
+
+/* Made when librdkafka's main thread starts, before rd_kafka_new()
+ * returns: the bucket topic's handle with the bucket partitioner. An
+ * application that then creates the topic with a topic configuration of its
+ * own (kcat) is handed this handle by librdkafka, its configuration
+ * dropped, so its records are routed by bucket too. */
+static rd_kafka_resp_err_t on_thread_start(rd_kafka_t *rk,
+                                           rd_kafka_thread_type_t type,
+                                           const char *thread_name,
+                                           void *ic_opaque) {
+        bp_client_t *c = ic_opaque;
+        rd_kafka_topic_conf_t *tconf;
+
+        (void)thread_name;
+        if (type != RD_KAFKA_THREAD_MAIN || c->own_rkt || !c->own_tconf)
+                return RD_KAFKA_RESP_ERR_NO_ERROR;
+        tconf         = c->own_tconf;
+        c->own_tconf  = NULL;
+        c->own_rkt    = rd_kafka_topic_new(rk, c->cfg.topic, tconf);
+        if (!c->own_rkt)
+                bp_client_log(c, 4,
+                              "cannot create topic handle \"%s\" early: a "
+                              "topic configuration given by the application "
+                              "for it would not use the bucket partitioner",
+                              c->cfg.topic);
+        return RD_KAFKA_RESP_ERR_NO_ERROR;
+}
+
+static rd_kafka_resp_err_t on_destroy(rd_kafka_t *rk, void *ic_opaque) {
+        bp_client_t *c = ic_opaque;
+
+        (void)rk;
+        if (c->own_rkt)
+                rd_kafka_topic_destroy(c->own_rkt);
+        c->own_rkt = NULL;
+        if (c->own_tconf)
+                rd_kafka_topic_conf_destroy(c->own_tconf);
+        c->own_tconf = NULL;
+        return RD_KAFKA_RESP_ERR_NO_ERROR;
+}
+
+/* A producer of the bucket topic: the partitioner must be the topic's,
+ * whatever the application does with topic configurations. */
+static void keep_bucket_topic(bp_client_t *c, rd_kafka_t *rk,
+                              rd_kafka_topic_conf_t *tconf) {
+        void *cb = tconf ? topic_conf_get_pointer(tconf, "partitioner_cb")
+                         : NULL;
+
+        /* The default topic configuration replaced after the plugin loaded
+         * (node-rdkafka does): on_new() sees the client's live copy. */
+        if (tconf && !cb) {
+                rd_kafka_topic_conf_set_partitioner_cb(tconf, bp_partitioner);
+                bp_client_log(c, 7,
+                              "the default topic configuration was replaced "
+                              "after the plugin loaded: bucket partitioner "
+                              "installed on the new one");
+        }
+        c->own_tconf = tconf ? rd_kafka_topic_conf_dup(tconf)
+                             : rd_kafka_topic_conf_new();
+        if (c->own_tconf)
+                rd_kafka_topic_conf_set_partitioner_cb(c->own_tconf,
+                                                       bp_partitioner);
+        if (rd_kafka_interceptor_add_on_thread_start(rk, BP_NAME,
+                                                     on_thread_start, c) ||
+            rd_kafka_interceptor_add_on_destroy(rk, BP_NAME, on_destroy, c))
+                bp_client_log(c, 4,
+                              "cannot register the producer's interceptors: "
+                              "a topic configuration given by the "
+                              "application for \"%s\" would not use the "
+                              "bucket partitioner",
+                              c->cfg.topic);
 }
 
 static void decide_mode(bp_client_t *c) {
@@ -242,16 +323,8 @@ static rd_kafka_resp_err_t on_new(rd_kafka_t *rk,
                                       c->broken_reason,
                                       c->cfg.topic_set ? c->cfg.topic
                                                        : "any topic");
-                else if (c->mode == BP_MODE_ACTIVE &&
-                         !partitioner_is_ours(tconf))
-                        bp_client_log(
-                            c, 4,
-                            "the default topic configuration was replaced "
-                            "after the plugin loaded, so topics created from "
-                            "it do not use the bucket partitioner; call "
-                            "bp_topic_conf_set_partitioner() on the topic "
-                            "configuration of \"%s\"",
-                            c->cfg.topic);
+                if (c->mode != BP_MODE_PASSTHROUGH && c->cfg.topic_set)
+                        keep_bucket_topic(c, rk, tconf);
         }
         return bp_assignor_on_new(c, rk, conf, errstr, errstr_size);
 }

@@ -470,6 +470,12 @@ static bp_set_result_t set_group_per_bucket(bp_config_t *c, const char *name,
         return set_bool(&c->group_per_bucket, name, v, 1, err, errsz);
 }
 
+static bp_set_result_t set_events_mapped(bp_config_t *c, const char *name,
+                                         const char *v, char *err,
+                                         size_t errsz) {
+        return set_bool(&c->events_mapped, name, v, 0, err, errsz);
+}
+
 /* Accepted for properties files shared with the Java reference; the
  * consumer side never needs another assignor (docs/configuration.md). */
 static bp_set_result_t set_ignored(bp_config_t *c, const char *name,
@@ -491,6 +497,7 @@ static const struct {
     {PREFIX "fallback.partitioner", set_fallback},
     {PREFIX "bucket", set_consumer_bucket},
     {PREFIX "group.per.bucket", set_group_per_bucket},
+    {PREFIX "rebalance.events.mapped", set_events_mapped},
     {PREFIX "schedule", set_schedule},
     {PREFIX "lag.threshold", set_lag_threshold},
     {PREFIX "fallback.assignor", set_ignored},
@@ -527,8 +534,8 @@ bp_set_result_t bp_config_set(bp_config_t *cfg,
         snprintf(errstr, errstr_size,
                  "%s: no such bucket-priority property (known: topic, "
                  "buckets, allocation, delimiter, layout, within, "
-                 "fallback.partitioner, bucket, group.per.bucket, schedule, "
-                 "lag.threshold)",
+                 "fallback.partitioner, bucket, group.per.bucket, "
+                 "rebalance.events.mapped, schedule, lag.threshold)",
                  name);
         return BP_SET_INVALID;
 }

@@ -99,6 +99,9 @@ typedef struct bp_config {
         int consumer_buckets[BP_MAX_BUCKETS];
         char consumer_bucket_text[BP_MAX_VALUE_LEN + 1];
         int group_per_bucket; /**< bucket.priority.group.per.bucket */
+        int events_mapped;    /**< bucket.priority.rebalance.events.mapped:
+                               *   the application passes rebalance events
+                               *   through bp_assignment_map_by_name(). */
         bp_schedule_t schedule; /**< bucket.priority.schedule */
         int64_t lag_threshold;  /**< bucket.priority.lag.threshold */
 

@@ -21,6 +21,7 @@
 #include "include/bucket_priority.h"
 
 #define TOPIC "orders"
+#define PARTITIONS 12
 #define BUCKET_CONF                                                            \
         "bucket.priority.topic", TOPIC, "bucket.priority.buckets",             \
             "Platinum, Gold", "bucket.priority.allocation", "70%, 30%"
@@ -245,6 +246,25 @@ static void plain_cb(rd_kafka_t *rk, rd_kafka_resp_err_t err,
                                                                         : NULL);
 }
 
+/* An application that assigns partitions of its own choosing, whatever it
+ * is given: the whole topic. */
+static void foreign_cb(rd_kafka_t *rk, rd_kafka_resp_err_t err,
+                       rd_kafka_topic_partition_list_t *parts, void *opaque) {
+        rd_kafka_topic_partition_list_t *all;
+        int32_t p;
+        (void)opaque, (void)parts;
+        app_cb_calls++;
+        if (err != RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS) {
+                rd_kafka_assign(rk, NULL);
+                return;
+        }
+        all = rd_kafka_topic_partition_list_new(PARTITIONS);
+        for (p = 0; p < PARTITIONS; p++)
+                rd_kafka_topic_partition_list_add(all, TOPIC, p);
+        rd_kafka_assign(rk, all);
+        rd_kafka_topic_partition_list_destroy(all);
+}
+
 static char captured_log[2048];
 
 static void capture_log(const rd_kafka_t *rk, int level, const char *fac,
@@ -254,7 +274,7 @@ static void capture_log(const rd_kafka_t *rk, int level, const char *fac,
                 snprintf(captured_log, sizeof(captured_log), "%s", buf);
 }
 
-typedef enum { CB_PLUGIN, CB_CHAINED, CB_PLAIN } cb_kind_t;
+typedef enum { CB_PLUGIN, CB_CHAINED, CB_PLAIN, CB_FOREIGN } cb_kind_t;
 
 static rd_kafka_t *consumer(const char *bucket, const char *group,
                             cb_kind_t kind) {
@@ -267,8 +287,10 @@ static rd_kafka_t *consumer(const char *bucket, const char *group,
 
         if (kind == CB_CHAINED)
                 rd_kafka_conf_set_rebalance_cb(conf, chaining_cb);
-        if (kind == CB_PLAIN) {
+        if (kind == CB_PLAIN)
                 rd_kafka_conf_set_rebalance_cb(conf, plain_cb);
+        if (kind == CB_FOREIGN) {
+                rd_kafka_conf_set_rebalance_cb(conf, foreign_cb);
                 rd_kafka_conf_set_log_cb(conf, capture_log);
         }
         rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr, sizeof(errstr));
@@ -438,7 +460,34 @@ static void test_chained_callback(void **state) {
         free(lg.want);
 }
 
-/* A replaced callback that does not chain: the safety net reports it. */
+/* An application with its own callback that assigns what it is given and
+ * knows nothing of buckets (what confluent-kafka-python, kcat -G and C++
+ * RebalanceCb programs do): the plugin maps in front of it. */
+static void test_plain_callback_gets_bucket(void **state) {
+        member_t m = {.bucket = "Gold"};
+        ledger_t lg = {.n = 40000};
+        bp_stats_t st;
+        int i;
+        (void)state;
+
+        lg.seen = calloc((size_t)lg.n, sizeof(int));
+        lg.want = malloc((size_t)lg.n);
+        for (i = 0; i < lg.n; i++)
+                lg.want[i] = i % 3 == 0;
+        app_cb_calls = 0;
+        m.rk         = consumer("Gold", "plain-app", CB_PLAIN);
+        consume_until(&m, 1, &lg, 0, 40000, 120000);
+        assert_true(app_cb_calls > 0);
+        assert_int_equal(m.wrong_bucket, 0);
+        assert_int_equal(bp_stats(m.rk, &st), 0);
+        assert_int_equal(st.foreign, 0);
+        close_member(&m);
+        free(lg.seen);
+        free(lg.want);
+}
+
+/* A callback that assigns partitions of its own choosing: the safety net
+ * reports it. */
 static void test_replaced_callback_caught(void **state) {
         rd_kafka_t *rk;
         bp_stats_t st;
@@ -446,7 +495,7 @@ static void test_replaced_callback_caught(void **state) {
         (void)state;
 
         captured_log[0] = '\0';
-        rk = consumer("Gold", "override-app", CB_PLAIN);
+        rk = consumer("Gold", "override-app", CB_FOREIGN);
         while (now_ms() < deadline) {
                 rd_kafka_message_t *msg = rd_kafka_consumer_poll(rk, 5);
                 if (msg)
@@ -458,6 +507,173 @@ static void test_replaced_callback_caught(void **state) {
         assert_true(st.foreign > 100);
         assert_non_null(strstr(captured_log, "received a record from orders ["));
         assert_non_null(strstr(captured_log, "bp_assignment_map"));
+        rd_kafka_consumer_close(rk);
+        rd_kafka_destroy(rk);
+}
+
+/* --- clients that take rebalances as events (confluent-kafka-go) -------- */
+
+static rd_kafka_t *events_consumer(const char *group, const char *mapped,
+                                   char *errstr, size_t errstr_size) {
+        rd_kafka_conf_t *conf = bp_test_conf(
+            cluster.bootstraps, BUCKET_CONF, "bucket.priority.bucket", "Gold",
+            "group.id", group, FAST_GROUP, NULL);
+        rd_kafka_t *rk;
+        char err[256];
+
+        if (mapped)
+                assert_int_equal(
+                    bp_test_set(conf, "bucket.priority.rebalance.events.mapped",
+                                mapped, err, sizeof(err)),
+                    RD_KAFKA_CONF_OK);
+        rd_kafka_conf_set_events(conf, RD_KAFKA_EVENT_REBALANCE |
+                                           RD_KAFKA_EVENT_FETCH |
+                                           RD_KAFKA_EVENT_ERROR);
+        rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr, errstr_size);
+        if (!rk)
+                rd_kafka_conf_destroy(conf); /* still the caller's */
+        return rk;
+}
+
+static char events_log[2048];
+
+static void capture_events_log(const rd_kafka_t *rk, int level,
+                               const char *fac, const char *buf) {
+        (void)rk;
+        if (!strcmp(fac, "BUCKETPRIO") && level <= 3 &&
+            strstr(buf, "rebalances as events"))
+                snprintf(events_log, sizeof(events_log), "%s", buf);
+}
+
+/* Without the property the plugin cannot map the events the application
+ * gets: said at creation, with the fix. */
+static void test_events_warned(void **state) {
+        const char *mapped[] = {NULL, "false", "true"};
+        rd_kafka_conf_t *conf;
+        char errstr[512];
+        rd_kafka_t *rk;
+        size_t i;
+        (void)state;
+
+        for (i = 0; i < 3; i++) {
+                events_log[0] = '\0';
+                conf = bp_test_conf(cluster.bootstraps, BUCKET_CONF,
+                                    "bucket.priority.bucket", "Gold",
+                                    "group.id", "warned-app", NULL);
+                if (mapped[i])
+                        assert_int_equal(
+                            bp_test_set(conf,
+                                        "bucket.priority.rebalance.events."
+                                        "mapped",
+                                        mapped[i], errstr, sizeof(errstr)),
+                            RD_KAFKA_CONF_OK);
+                rd_kafka_conf_set_log_cb(conf, capture_events_log);
+                rd_kafka_conf_set_events(conf, RD_KAFKA_EVENT_REBALANCE);
+                rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr,
+                                  sizeof(errstr));
+                assert_non_null(rk);
+                if (i < 2)
+                        assert_non_null(strstr(
+                            events_log,
+                            "bucket.priority.rebalance.events.mapped=true"));
+                else
+                        assert_string_equal(events_log, "");
+                rd_kafka_destroy(rk);
+        }
+}
+
+/* Maps one rebalance event as the Go helper does: by client name, arrays. */
+static void map_event_by_name(rd_kafka_t *rk, rd_kafka_event_t *ev) {
+        const rd_kafka_topic_partition_list_t *given =
+            rd_kafka_event_topic_partition_list(ev);
+        int cnt = given->cnt, i, n;
+        const char **topics   = calloc((size_t)cnt + 1, sizeof(*topics));
+        int32_t *parts        = calloc((size_t)cnt + 1, sizeof(*parts));
+        int32_t *idx          = calloc((size_t)cnt + 1, sizeof(*idx));
+        int32_t *out_parts    = calloc((size_t)cnt + 1, sizeof(*out_parts));
+        int64_t *out_offsets  = calloc((size_t)cnt + 1, sizeof(*out_offsets));
+        rd_kafka_topic_partition_list_t *assign;
+        char errstr[256];
+
+        for (i = 0; i < cnt; i++) {
+                topics[i] = given->elems[i].topic;
+                parts[i]  = given->elems[i].partition;
+        }
+        n = bp_assignment_map_by_name(rd_kafka_name(rk), topics, parts, cnt,
+                                      idx, out_parts, out_offsets, errstr,
+                                      sizeof(errstr));
+        assert_true(n >= 0);
+        assign = rd_kafka_topic_partition_list_new(n);
+        for (i = 0; i < n; i++) {
+                assert_true(bucket_partition("Gold", out_parts[i]));
+                rd_kafka_topic_partition_list_add(assign, topics[idx[i]],
+                                                  out_parts[i])
+                    ->offset = out_offsets[i];
+        }
+        assert_int_equal(rd_kafka_assign(rk, assign), 0);
+        rd_kafka_topic_partition_list_destroy(assign);
+        free(topics), free(parts), free(idx), free(out_parts);
+        free(out_offsets);
+}
+
+/* With the property, the application maps each assignment through
+ * bp_assignment_map_by_name() and reads exactly its bucket. */
+static void test_events_mapped_by_name(void **state) {
+        char errstr[512], key[32];
+        rd_kafka_t *rk;
+        rd_kafka_queue_t *q;
+        rd_kafka_topic_partition_list_t *sub;
+        const rd_kafka_message_t *msg;
+        long deadline = now_ms() + 120000, gold = 0, wrong = 0;
+        int rebalances = 0;
+        (void)state;
+
+        rk = events_consumer("events-app", "true", errstr, sizeof(errstr));
+        assert_non_null(rk);
+        assert_int_equal(bp_assignment_map_by_name("no-such-client", NULL, NULL,
+                                                   0, NULL, NULL, NULL, errstr,
+                                                   sizeof(errstr)),
+                         -1);
+        assert_non_null(strstr(errstr, "no-such-client"));
+        q   = rd_kafka_queue_get_consumer(rk);
+        sub = rd_kafka_topic_partition_list_new(1);
+        rd_kafka_topic_partition_list_add(sub, TOPIC, RD_KAFKA_PARTITION_UA);
+        assert_int_equal(rd_kafka_subscribe(rk, sub), 0);
+        rd_kafka_topic_partition_list_destroy(sub);
+        /* The topic holds 40 000 records, a third of them Gold. */
+        while (gold < 40000 / 3 && now_ms() < deadline) {
+                rd_kafka_event_t *ev = rd_kafka_queue_poll(q, 10);
+                if (!ev)
+                        continue;
+                if (rd_kafka_event_type(ev) == RD_KAFKA_EVENT_REBALANCE) {
+                        rebalances++;
+                        if (rd_kafka_event_error(ev) ==
+                            RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS)
+                                map_event_by_name(rk, ev);
+                        else
+                                rd_kafka_assign(rk, NULL);
+                }
+                while (rd_kafka_event_type(ev) == RD_KAFKA_EVENT_FETCH &&
+                       (msg = rd_kafka_event_message_next(ev))) {
+                        if (msg->err || !msg->key)
+                                continue;
+                        snprintf(key, sizeof(key), "%.*s", (int)msg->key_len,
+                                 (const char *)msg->key);
+                        if (!strncmp(key, "Gold-", 5) &&
+                            bucket_partition("Gold", msg->partition))
+                                gold++;
+                        else
+                                wrong++;
+                }
+                rd_kafka_event_destroy(ev);
+        }
+        print_message("events consumer: %ld Gold records, %ld wrong, %d "
+                      "rebalances\n",
+                      gold, wrong, rebalances);
+        assert_true(rebalances > 0);
+        assert_int_equal(wrong, 0);
+        assert_true(gold >= 40000 / 3);
+        rd_kafka_queue_destroy(q);
         rd_kafka_consumer_close(rk);
         rd_kafka_destroy(rk);
 }
@@ -550,7 +766,10 @@ int main(void) {
             cmocka_unit_test(test_group_protocol_before_plugin),
             cmocka_unit_test(test_groups_per_bucket_through_rebalance),
             cmocka_unit_test(test_chained_callback),
+            cmocka_unit_test(test_plain_callback_gets_bucket),
             cmocka_unit_test(test_replaced_callback_caught),
+            cmocka_unit_test(test_events_warned),
+            cmocka_unit_test(test_events_mapped_by_name),
             cmocka_unit_test(test_start_offsets),
         };
         return cmocka_run_group_tests(tests, setup, teardown);

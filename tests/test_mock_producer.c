@@ -396,6 +396,80 @@ static void test_own_topic_conf(void **state) {
         bp_test_drs_free(&drs);
 }
 
+/* What kcat does: a topic configuration of its own, made before the plugin
+ * loaded and never touched by it, given to rd_kafka_topic_new(): the
+ * records are routed by bucket all the same (the plugin made the topic's
+ * handle first), NULL keys included. */
+static void test_foreign_topic_conf_routed(void **state) {
+        bp_test_drs_t drs = {0};
+        rd_kafka_topic_conf_t *tconf = rd_kafka_topic_conf_new();
+        char err[256];
+        rd_kafka_t *rk;
+        rd_kafka_topic_t *rkt;
+        int i;
+        (void)state;
+
+        assert_int_equal(rd_kafka_topic_conf_set(tconf, "partitioner",
+                                                 "murmur2", err, sizeof(err)),
+                         RD_KAFKA_CONF_OK);
+        rk = bp_test_producer(bp_test_conf(cluster.bootstraps, BUCKET_CONF,
+                                           NULL),
+                              &drs);
+        rkt = rd_kafka_topic_new(rk, TOPIC, tconf);
+        assert_non_null(rkt);
+        for (i = 0; i < 150; i++)
+                assert_int_equal(
+                    rd_kafka_produce(rkt, RD_KAFKA_PARTITION_UA,
+                                     RD_KAFKA_MSG_F_COPY, "v", 1,
+                                     i % 3 == 2 ? NULL
+                                     : i % 3    ? "Gold-1"
+                                                : "Platinum-1",
+                                     i % 3 == 2 ? 0 : i % 3 ? 6 : 10, NULL),
+                    0);
+        bp_test_wait_drs(rk, &drs, 150, 30000);
+        for (i = 0; i < 150; i++) {
+                assert_int_equal(drs.v[i].err, 0);
+                assert_true(drs.v[i].keylen == 10
+                                ? in_range(drs.v[i].partition, 0, 7)
+                                : in_range(drs.v[i].partition, 8, 11));
+        }
+        rd_kafka_topic_destroy(rkt);
+        rd_kafka_destroy(rk);
+        bp_test_drs_free(&drs);
+}
+
+/* What node-rdkafka does: replaces the default topic configuration after
+ * the plugin loaded. Records produced by topic name are still routed. */
+static void test_replaced_default_topic_conf_routed(void **state) {
+        bp_test_drs_t drs = {0};
+        rd_kafka_conf_t *conf = bp_test_conf(cluster.bootstraps, BUCKET_CONF,
+                                             NULL);
+        rd_kafka_t *rk;
+        int i;
+        (void)state;
+
+        rd_kafka_conf_set_default_topic_conf(conf, rd_kafka_topic_conf_new());
+        rk = bp_test_producer(conf, &drs);
+        for (i = 0; i < 100; i++) {
+                const char *key = i % 2 ? "Gold-1" : "Platinum-1";
+                assert_int_equal(
+                    rd_kafka_producev(rk, RD_KAFKA_V_TOPIC(TOPIC),
+                                      RD_KAFKA_V_KEY(key, strlen(key)),
+                                      RD_KAFKA_V_VALUE("v", 1),
+                                      RD_KAFKA_V_END),
+                    0);
+        }
+        bp_test_wait_drs(rk, &drs, 100, 30000);
+        for (i = 0; i < 100; i++) {
+                assert_int_equal(drs.v[i].err, 0);
+                assert_true(drs.v[i].keylen == 6
+                                ? in_range(drs.v[i].partition, 8, 11)
+                                : in_range(drs.v[i].partition, 0, 7));
+        }
+        rd_kafka_destroy(rk);
+        bp_test_drs_free(&drs);
+}
+
 /* The layout follows the partition count the partitioner is given. */
 static void test_growth_recomputes_layout(void **state) {
         bp_test_drs_t drs = {0};
@@ -525,6 +599,8 @@ int main(void) {
             cmocka_unit_test(test_fewer_partitions_than_buckets),
             cmocka_unit_test(test_two_producers_independent),
             cmocka_unit_test(test_own_topic_conf),
+            cmocka_unit_test(test_foreign_topic_conf_routed),
+            cmocka_unit_test(test_replaced_default_topic_conf_routed),
             cmocka_unit_test(test_growth_recomputes_layout),
             cmocka_unit_test(test_conf_errors_and_dup),
             cmocka_unit_test(test_stats_json),
