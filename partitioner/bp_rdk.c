@@ -93,8 +93,8 @@ int bp_rdk_bind_caller(const void *caller, char *errstr, size_t errstr_size) {
         missing = handle ? resolve(handle, &t) : "dlopen";
         if (missing && (!handle || !dlsym(handle, "rd_kafka_version")))
                 snprintf(errstr, errstr_size,
-                         "bucket-priority: librdkafka symbols not exported; "
-                         "Go: build with -tags dynamic or -ldflags "
+                         "bucket-priority: librdkafka not exported; Go: use "
+                         "-tags dynamic or -ldflags "
                          "'-extldflags=-Wl,--export-dynamic'");
         else if (missing)
                 snprintf(errstr, errstr_size,
