@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(build-essential cmake pkg-config librdkafka-dev libcmocka-dev
-          valgrind python3-confluent-kafka)
+          valgrind python3-confluent-kafka kcat python3-venv)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
