@@ -240,22 +240,16 @@ void bp_rebalance_chain(rd_kafka_t *rk,
                 rd_kafka_topic_partition_list_destroy(given);
 }
 
-/* The consumer client named \p name that loaded the plugin, or NULL. */
-static rd_kafka_t *client_by_name(const char *name) {
-        size_t i;
-        const void *key;
-        bp_client_t *c;
+/* A client's own entry (not one of its topic handles) named \p arg. */
+static int is_named(const void *handle, const bp_client_t *c, void *arg) {
+        return c->rk == handle && !strcmp(rd_kafka_name(c->rk), arg);
+}
 
-        for (i = 0; name && i < BP_REGISTRY_SLOTS; i++) {
-                key = atomic_load_explicit(&bp_registry_table[i].key,
-                                           memory_order_acquire);
-                c   = key ? atomic_load_explicit(&bp_registry_table[i].client,
-                                                 memory_order_acquire)
-                          : NULL;
-                if (c && c->rk == key && !strcmp(rd_kafka_name(c->rk), name))
-                        return c->rk;
-        }
-        return NULL;
+/* The client named \p name that loaded the plugin, or NULL. */
+static rd_kafka_t *client_by_name(const char *name) {
+        bp_client_t *c = name ? bp_registry_search(is_named, (void *)name)
+                              : NULL;
+        return c ? c->rk : NULL;
 }
 
 int bp_assignment_map_by_name(const char *client_name,

@@ -58,6 +58,29 @@ done:
         return rc;
 }
 
+struct bp_client *bp_registry_search(int (*fn)(const void *handle,
+                                               const struct bp_client *client,
+                                               void *arg),
+                                     void *arg) {
+        struct bp_client *found = NULL, *client;
+        const void *key;
+        size_t i;
+
+        pthread_mutex_lock(&writers);
+        for (i = 0; i < SLOTS && !found; i++) {
+                key = atomic_load_explicit(&bp_registry_table[i].key,
+                                           memory_order_relaxed);
+                if (!key || key == TOMBSTONE)
+                        continue;
+                client = atomic_load_explicit(&bp_registry_table[i].client,
+                                              memory_order_relaxed);
+                if (fn(key, client, arg))
+                        found = client;
+        }
+        pthread_mutex_unlock(&writers);
+        return found;
+}
+
 void bp_registry_remove_client(const struct bp_client *client) {
         size_t i;
 

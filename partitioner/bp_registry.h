@@ -87,6 +87,16 @@ static inline struct bp_client *bp_registry_find_cached(const void *handle) {
         return last.client;
 }
 
+/**
+ * Calls \p fn for every registered handle until it returns non-zero, and
+ * returns that client (or NULL). Holds the writers' lock: no client is
+ * forgotten, hence freed, meanwhile. For rare look-ups only (by name).
+ */
+struct bp_client *bp_registry_search(int (*fn)(const void *handle,
+                                               const struct bp_client *client,
+                                               void *arg),
+                                     void *arg);
+
 /** Forgets every handle that maps to \p client. */
 void bp_registry_remove_client(const struct bp_client *client);
 
