@@ -15,6 +15,10 @@ process's output (*.dr, *.read, *.read.assign, *.log) for diagnosis.
   growth_stable      6 -> 12 -> 24 partitions while producing and consuming,
   growth_contiguous  consumers with auto.offset.reset=latest: time until
                      every new partition is written and read by its bucket
+  growth_stable_wheel  growth_stable with consumers written in Python on the
+                     newest PyPI confluent-kafka wheel (its own librdkafka,
+                     tests/clients/prepare-wheel.sh; bp_wheel_consumer.py),
+                     configured by properties only
   consumer_kill      SIGKILL one consumer of two buckets mid-stream
   broker_restart     single-node cluster of its own, broker killed
                      (SIGKILL) and restarted, then stopped (SIGTERM) and
@@ -141,6 +145,8 @@ class Env:
         self.layout_bin = a.layout_bin
         self.kafka_sh = a.kafka_sh
         self.sched_client = a.sched_client
+        self.prepare_wheel = a.prepare_wheel
+        self.wheel_python = None     # set by scenario_growth_wheel
         self.workdir = a.workdir
         self.bootstrap = bootstrap
         self.layouts = {}
@@ -215,11 +221,14 @@ class Producer(Proc):
 
 
 class Consumer(Proc):
+    """bp-broker-client consume: a C consumer of one bucket."""
+
     def __init__(self, env, name, topic, layout, bucket, group,
                  reset="earliest", session_ms=6000, extra=(), bootstrap=None):
         self.bucket = bucket
         self.out = os.path.join(env.workdir, name + ".read")
-        args = [env.client, "consume"] + env.common(topic, layout, bootstrap)
+        args = self.program(env) + ["consume"] + env.common(topic, layout,
+                                                            bootstrap)
         args += ["--bucket", bucket, "--group", group, "--out", self.out,
                  "--reset", reset, "--session-ms", str(session_ms)]
         if os.environ.get("BP_BROKER_CONSUMER_DEBUG"):   # e.g. cgrp,topic
@@ -250,6 +259,40 @@ class Consumer(Proc):
             if ms >= after_ms and p in s:
                 return ms
         return None
+
+    @staticmethod
+    def program(env):
+        return [env.client]
+
+    def problems(self):
+        """What went wrong in the process itself, once it stopped."""
+        return []
+
+
+class WheelConsumer(Consumer):
+    """bp_wheel_consumer.py under the venv of prepare-wheel.sh: a consumer
+    written with the PyPI confluent-kafka wheel (its own librdkafka),
+    configured by a config dict only, with on_assign/on_revoke of its own.
+    Same options, files and summary as bp-broker-client consume; its
+    summary adds "plugin_stats ok" once bp_stats() answered for it."""
+
+    @staticmethod
+    def program(env):
+        return [env.wheel_python, os.path.join(
+            os.path.dirname(os.path.abspath(__file__)),
+            "bp_wheel_consumer.py")]
+
+    def problems(self):
+        if self.killed:
+            return []
+        out = []
+        if self.p.returncode != 0:
+            out.append("exit %s" % self.p.returncode)
+        if self.summary_fields().get("plugin_stats") != "ok":
+            out.append("summary \"%s\" (no plugin statistics)"
+                       % self.summary())
+        return ["%s: %s (log %s)" % (self.name, ", ".join(out), self.log_path)
+                ] if out else []
 
 
 class SchedConsumer(Consumer):
@@ -509,13 +552,14 @@ def stop_all(procs):
             pr.stop(60)
 
 
-def start_consumers(env, ledger, topic, layout, group, per_bucket, **kw):
+def start_consumers(env, ledger, topic, layout, group, per_bucket,
+                    consumer_cls=Consumer, **kw):
     cs = []
     for b in BUCKETS:
         for k in range(per_bucket.get(b, 1) if isinstance(per_bucket, dict)
                        else per_bucket):
-            c = Consumer(env, "consumer-%s-%d" % (b, k + 1), topic, layout, b,
-                         group, **kw)
+            c = consumer_cls(env, "consumer-%s-%d" % (b, k + 1), topic,
+                             layout, b, group, **kw)
             cs.append(c)
             ledger.add_consumer(c)
     return cs
@@ -636,17 +680,19 @@ def scenario_buckets(env, report):
     check_lag(env, report, topic, group, layout, parts)
 
 
-def scenario_growth(env, report, layout):
+def scenario_growth(env, report, layout, consumer_cls=Consumer,
+                    name=None):
     """6 -> 12 -> 24 partitions while producing and consuming; consumers of
-    a brand-new group with auto.offset.reset=latest."""
-    topic, group = unique("growth-" + layout), unique("app")
+    a brand-new group with auto.offset.reset=latest (consumer_cls: which
+    consumer program, the C client or the Python wheel's)."""
+    topic, group = unique(name or "growth-" + layout), unique("app")
     steps = [6, 12, 24]
     env.admin("create", topic=topic, partitions=steps[0])
     report.add("topic %s, %s layout, %d partitions: %s"
                % (topic, layout, steps[0], env.layout(layout, steps[0])))
     ledger = Ledger([], [])
     consumers = start_consumers(env, ledger, topic, layout, group, 2,
-                                reset="latest")
+                                consumer_cls=consumer_cls, reset="latest")
     settle(env, ledger, consumers, layout, steps[0], report)
     # A brand-new group resolves "latest" with a ListOffsets request after
     # the assignment: records written before that answer are skipped by
@@ -739,10 +785,48 @@ def scenario_growth(env, report, layout):
             "partitions (docs/consumer.md, rule 3) was not exercised")
     time.sleep(5)
     drain_and_stop(ledger, [pr, fast], consumers, report)
+    for c in consumers:
+        for problem in c.problems():
+            report.error(problem)
     verify(env, ledger, report, layout, steps,
            allow_moves=(layout == "contiguous"),
            foreign_ok=(layout == "contiguous"))
     check_lag(env, report, topic, group, layout, steps[-1])
+
+
+def scenario_growth_wheel(env, report):
+    """growth_stable with every consumer a Python program on the newest
+    PyPI confluent-kafka wheel (its own librdkafka), configured by a config
+    dict only: the plugin maps in front of the client's own rebalance
+    callback, and its start-offset rules apply to partitions added under
+    load. The producers stay the C client."""
+    if not env.prepare_wheel:
+        raise Failure("--prepare-wheel (tests/clients/prepare-wheel.sh) "
+                      "is required for this scenario")
+    t0 = time.time()
+    r = subprocess.run([env.prepare_wheel], capture_output=True, text=True,
+                       timeout=480)
+    if r.returncode or not r.stdout.strip():
+        raise Failure("prepare-wheel.sh failed (exit %d): no venv with the "
+                      "PyPI confluent-kafka (python3-venv installed? PyPI "
+                      "reachable?)\n%s" % (r.returncode, r.stderr[-3000:]))
+    env.wheel_python = r.stdout.strip().splitlines()[-1]
+    v = subprocess.run(
+        [env.wheel_python, "-c", "import confluent_kafka as c; "
+         "v = c.version(); v = v[0] if isinstance(v, tuple) else v; "
+         "print(v, c.libversion()[0], c.__file__)"],
+        capture_output=True, text=True, timeout=60)
+    if v.returncode:
+        raise Failure("%s cannot import confluent_kafka: %s"
+                      % (env.wheel_python, v.stderr.strip()))
+    version, libversion, where = v.stdout.split()
+    report.add("consumers: confluent-kafka %s (librdkafka %s inside, %s), "
+               "venv ready in %.1f s"
+               % (version, libversion, os.path.dirname(where),
+                  time.time() - t0),
+               wheel_version=version, wheel_librdkafka=libversion)
+    scenario_growth(env, report, "stable", consumer_cls=WheelConsumer,
+                    name="growth-stable-wheel")
 
 
 def scenario_consumer_kill(env, report):
@@ -943,6 +1027,7 @@ SCENARIOS = {
     "buckets": scenario_buckets,
     "growth_stable": lambda e, r: scenario_growth(e, r, "stable"),
     "growth_contiguous": lambda e, r: scenario_growth(e, r, "contiguous"),
+    "growth_stable_wheel": scenario_growth_wheel,
     "consumer_kill": scenario_consumer_kill,
     "broker_restart": scenario_broker_restart,
     "failover": scenario_failover,
@@ -959,6 +1044,9 @@ def main():
     ap.add_argument("--kafka-sh", required=True)
     ap.add_argument("--sched-client",
                     help="bp-broker-sched, for the scheduler scenario")
+    ap.add_argument("--prepare-wheel",
+                    help="tests/clients/prepare-wheel.sh, for "
+                    "growth_stable_wheel")
     ap.add_argument("--workdir", required=True)
     a = ap.parse_args()
 
