@@ -1,0 +1,42 @@
+#!/bin/sh
+# run-matrix.sh - one confluent-kafka-go row of the client matrix: builds the
+# Go adapter for a flavour (build.sh) against the plugin under test and runs
+# client_matrix.py on it with what that flavour must show:
+#
+#   static    default build: creating a client fails, naming the build fix
+#   exported  -ldflags '-extldflags=-Wl,--export-dynamic': routes, consumes
+#   dynamic   -tags dynamic (system librdkafka): routes, consumes
+#
+# (A consumer without the helper is only warned by the plugin, which cannot
+# refuse it: test_mock_consumer's test_events_warned checks the warning.)
+#
+# Usage: run-matrix.sh FLAVOUR PLUGIN MOCK_CLUSTER [OUTDIR]
+#   PLUGIN is the built libbucketpriority.so; the adapter links the library
+#   in its directory (the same file it loads as a plugin). OUTDIR (default:
+#   go-adapters next to PLUGIN's directory) receives the binaries.
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+[ $# -ge 3 ] || { echo "usage: $0 static|exported|dynamic PLUGIN MOCK_CLUSTER [OUTDIR]" >&2; exit 2; }
+flavour=$1
+plugin=$2
+mock=$3
+libdir=$(cd "$(dirname "$plugin")" && pwd)
+outdir=${4:-$libdir/../go-adapters}
+build=$flavour
+
+command -v go >/dev/null 2>&1 || { echo "run-matrix.sh: no go in PATH (Go 1.21+ with cgo needed)" >&2; exit 1; }
+bin=$("$here/build.sh" "$build" "$outdir" "$here/../../../include" "$libdir") ||
+        { echo "run-matrix.sh: building the $build adapter failed" >&2; exit 1; }
+
+matrix="$here/../client_matrix.py"
+case $flavour in
+static)
+        exec python3 "$matrix" --adapter "'$bin'" --plugin "$plugin" --mock-cluster "$mock" \
+                --expect "creation-error:-tags dynamic" ;;
+exported|dynamic)
+        exec python3 "$matrix" --adapter "'$bin'" --plugin "$plugin" --mock-cluster "$mock" ;;
+*)
+        echo "run-matrix.sh: unknown flavour '$flavour'" >&2
+        exit 2 ;;
+esac
