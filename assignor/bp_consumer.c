@@ -83,9 +83,6 @@ rd_kafka_resp_err_t bp_assignor_on_new(bp_client_t *c,
                 c->app_rebalance_cb = (bp_rebalance_fn_t *)cb;
                 rd_kafka_conf_set_rebalance_cb((rd_kafka_conf_t *)conf,
                                                bp_rebalance_chain);
-                bp_client_log(c, 7,
-                              "the application's rebalance callback is "
-                              "handed this consumer's bucket partitions");
         }
         /* Versions with the next generation protocol: the property may have
          * been set before the plugin loaded. */

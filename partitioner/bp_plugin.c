@@ -252,13 +252,8 @@ static void keep_bucket_topic(bp_client_t *c, rd_kafka_t *rk,
 
         /* The default topic configuration replaced after the plugin loaded
          * (node-rdkafka does): on_new() sees the client's live copy. */
-        if (tconf && !cb) {
+        if (tconf && !cb)
                 rd_kafka_topic_conf_set_partitioner_cb(tconf, bp_partitioner);
-                bp_client_log(c, 7,
-                              "the default topic configuration was replaced "
-                              "after the plugin loaded: bucket partitioner "
-                              "installed on the new one");
-        }
         c->own_tconf = tconf ? rd_kafka_topic_conf_dup(tconf)
                              : rd_kafka_topic_conf_new();
         if (c->own_tconf)
