@@ -59,6 +59,19 @@ static void effective_group(const bp_client_t *c, char *out, size_t size) {
                                        n++ ? '+' : '.', (int)len, item);
 }
 
+/* Whether \p value is the group id the plugin derived itself: what
+ * rd_kafka_conf_dup() sets again on the copy of a configuration (librdkafka++
+ * and node-rdkafka create clients from copies), which must not become the
+ * base of another ".<bucket>". */
+static int is_derived_group(const bp_client_t *c, const char *value) {
+        char group[sizeof(c->base_group_id) + BP_MAX_VALUE_LEN + 2];
+
+        if (!c->base_group_id[0])
+                return 0;
+        effective_group(c, group, sizeof(group));
+        return !strcmp(group, value);
+}
+
 static rd_kafka_conf_res_t apply_group(bp_client_t *c, rd_kafka_conf_t *conf,
                                        char *errstr, size_t errstr_size) {
         char group[sizeof(c->base_group_id) + BP_MAX_VALUE_LEN + 2];
@@ -110,6 +123,9 @@ rd_kafka_conf_res_t bp_assignor_on_conf_set(bp_client_t *c,
 
         bp_scheduler_conf_seen(c, name);
         if (!strcmp(name, "group.id")) {
+                if (consumer && c->cfg.group_per_bucket && value &&
+                    is_derived_group(c, value))
+                        return RD_KAFKA_CONF_UNKNOWN; /* a copy of ours */
                 snprintf(c->base_group_id, sizeof(c->base_group_id), "%s",
                          value ? value : "");
                 if (!consumer || !c->cfg.group_per_bucket || !value)

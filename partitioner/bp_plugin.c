@@ -3,6 +3,7 @@
  * own the bucket.priority.* properties and follow a configuration from
  * creation through copies to the client built from it.
  */
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -378,6 +379,18 @@ rd_kafka_resp_err_t bp_conf_init(rd_kafka_conf_t *conf,
  * the return address lies inside the librdkafka copy that loaded us, the
  * one every call must go to. Not inlined, so that the address is its
  * caller's. */
+/* Keeps the plugin mapped for the life of the process. librdkafka unloads
+ * a plugin with the configuration that loaded it, but copies of that
+ * configuration (rd_kafka_conf_dup(): librdkafka++ and node-rdkafka create
+ * their clients from a copy, and C++ programs delete the original at once)
+ * keep calling its interceptors. */
+static void pin_in_memory(void) {
+        Dl_info self;
+
+        if (dladdr((void *)pin_in_memory, &self) && self.dli_fname)
+                (void)dlopen(self.dli_fname, RTLD_NOW | RTLD_NODELETE);
+}
+
 __attribute__((noinline)) rd_kafka_resp_err_t
 conf_init(rd_kafka_conf_t *conf,
           void **plug_opaquep,
@@ -389,6 +402,7 @@ conf_init(rd_kafka_conf_t *conf,
         (void)plug_opaquep;
         if (bp_rdk_bind_caller(caller, errstr, errstr_size))
                 return RD_KAFKA_RESP_ERR__FAIL;
+        pin_in_memory();
         err = load(conf, errstr, errstr_size);
         __asm__ volatile("" ::: "memory"); /* no tail call: keep our frame */
         return err;

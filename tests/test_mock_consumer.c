@@ -90,6 +90,20 @@ static void test_group_id_derived_in_any_order(void **state) {
                          RD_KAFKA_CONF_OK);
         conf_get(conf, "group.id", val, sizeof(val));
         assert_string_equal(val, "orders-app.Gold");
+
+        /* A copy of the configuration (librdkafka++ and node-rdkafka create
+         * their clients from one) keeps the derived group, not
+         * "orders-app.Gold.Gold"; destroying the original first is safe. */
+        {
+                rd_kafka_conf_t *copy = rd_kafka_conf_dup(conf);
+                rd_kafka_conf_destroy(conf);
+                conf_get(copy, "group.id", val, sizeof(val));
+                assert_string_equal(val, "orders-app.Gold");
+                conf_get(copy, "partition.assignment.strategy", val,
+                         sizeof(val));
+                assert_string_equal(val, "roundrobin");
+                conf = copy;
+        }
         rd_kafka_conf_destroy(conf);
 
         /* per-bucket off first: group.id untouched. */

@@ -91,6 +91,7 @@ int produce(const std::string &bootstrap, const std::string &plugin) {
             RdKafka::Producer::create(conf.get(), errstr));
         if (!producer)
                 creation_error(errstr);
+        conf.reset(); /* C++ programs drop the configuration once used */
 
         for (size_t i = 0; i < keys.size(); i++) {
                 const bool null_key = keys[i] == "-";
@@ -186,6 +187,7 @@ int consume(const std::string &bootstrap, const std::string &plugin,
             RdKafka::KafkaConsumer::create(conf.get(), errstr));
         if (!consumer)
                 creation_error(errstr);
+        conf.reset(); /* C++ programs drop the configuration once used */
 
         std::atomic<bool> stdin_closed{false};
         std::thread reader([&stdin_closed] {

@@ -28,8 +28,9 @@
 //                    this.unassign(), as node-rdkafka's README shows.
 // With a rebalance_cb the assignment printed is the list of each
 // 'rebalance' event (the first one printed even when empty).
-// Messages of librdkafka and the plugin ('event.log', 'event.error') go to
-// stderr.
+// BP_NODE_DEBUG=cgrp (any librdkafka debug list) adds debug to the
+// consumer's configuration, last. Messages of librdkafka and the plugin
+// ('event.log', 'event.error') go to stderr.
 'use strict';
 
 const readline = require('readline');
@@ -186,6 +187,7 @@ function consume(bootstrap, plugin, group, bucket) {
     'group.id': group,
     'bucket.priority.bucket': bucket,
   });
+  if (process.env.BP_NODE_DEBUG) conf.debug = process.env.BP_NODE_DEBUG;
   let withCb = true;
   if (mode === '1' || mode === 'true') {
     conf.rebalance_cb = true;

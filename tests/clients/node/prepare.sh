@@ -91,7 +91,11 @@ if ! flock -n 9; then
 fi
 
 # The addon is checked on every run (cheap): a cache whose system library
-# changed under it is rebuilt rather than trusted.
+# changed under it is rebuilt rather than trusted. The checks are about the
+# build, so they run without LD_LIBRARY_PATH and LD_PRELOAD: a caller that
+# points LD_LIBRARY_PATH at another librdkafka.so.1 (tests/matrix runs the
+# clients on librdkafka 2.15.1 so) still gets the addon, which then loads
+# that library at run time (said on stderr).
 check() { # $1 = install folder; prints nothing, fails with a reason
         local pkg="$1/node_modules/node-rdkafka" addon linked got
         addon="$pkg/build/Release/node-librdkafka.node"
@@ -100,15 +104,16 @@ check() { # $1 = install folder; prints nothing, fails with a reason
                 log "a bundled librdkafka was built in $pkg/build/deps"
                 return 1
         fi
-        linked=$(ldd "$addon" | awk '$1 == "librdkafka.so.1" { print $3 }')
+        linked=$(env -u LD_LIBRARY_PATH -u LD_PRELOAD ldd "$addon" |
+                 awk '$1 == "librdkafka.so.1" { print $3 }')
         if [ -z "$linked" ] ||
            [ "$(readlink -f "$linked")" != "$sys_lib" ]; then
                 log "addon links librdkafka.so.1 => '${linked:-nothing}'," \
                     "not the system $sys_lib"
                 return 1
         fi
-        got=$(NODE_PATH="$1/node_modules" node -p \
-                "require('node-rdkafka').librdkafkaVersion") ||
+        got=$(env -u LD_LIBRARY_PATH -u LD_PRELOAD NODE_PATH="$1/node_modules" \
+                node -p "require('node-rdkafka').librdkafkaVersion") ||
                 { log "require('node-rdkafka') failed"; return 1; }
         if [ "$got" != "$sys_version" ]; then
                 log "node-rdkafka reports librdkafka $got, system has" \
@@ -117,8 +122,23 @@ check() { # $1 = install folder; prints nothing, fails with a reason
         fi
 }
 
+# Which librdkafka the addon loads in the caller's environment, when
+# LD_LIBRARY_PATH or LD_PRELOAD changes it.
+runtime_note() { # $1 = install folder
+        local got
+        [ -n "${LD_LIBRARY_PATH:-}${LD_PRELOAD:-}" ] || return 0
+        got=$(NODE_PATH="$1/node_modules" node -p \
+                "require('node-rdkafka').librdkafkaVersion" 2>/dev/null) ||
+                { log "warning: node-rdkafka does not load with this" \
+                      "LD_LIBRARY_PATH/LD_PRELOAD"; return 0; }
+        [ "$got" = "$sys_version" ] ||
+                log "note: LD_LIBRARY_PATH/LD_PRELOAD make it run on" \
+                    "librdkafka $got (built on $sys_version)"
+}
+
 if [ -f "$stamp" ] && check "$dir"; then
         log "node-rdkafka $version (librdkafka $sys_version, system) in $dir"
+        runtime_note "$dir"
         echo "$dir/node_modules"
         exit 0
 fi
@@ -148,4 +168,5 @@ rm -rf "$dir"
 mv "$tmp" "$dir"
 trap - EXIT
 log "installed in $(( $(date +%s) - start )) s: $dir"
+runtime_note "$dir"
 echo "$dir/node_modules"
