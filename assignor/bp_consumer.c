@@ -1,8 +1,9 @@
 /*
  * bp_consumer.c - the consumer side at client creation and while it runs:
- * checks what the configuration became, and the safety net that notices
+ * checks what the configuration became, puts the mapping in front of the
+ * application's own rebalance callback, and the safety net that notices
  * records from partitions outside the consumer's buckets (an application
- * that replaced the plugin's rebalance callback without chaining it).
+ * that assigns partitions of its own choosing).
  */
 #include <stdio.h>
 #include <stdlib.h>
