@@ -161,14 +161,6 @@ rd_kafka_conf_res_t bp_assignor_on_conf_set(bp_client_t *c,
         return RD_KAFKA_CONF_UNKNOWN;
 }
 
-static void *current_rebalance_cb(rd_kafka_conf_t *conf) {
-        char buf[64];
-        void *p = NULL;
-        if (conf_text(conf, "rebalance_cb", buf, sizeof(buf)))
-                sscanf(buf, "%p", &p);
-        return p;
-}
-
 static void update_mask(bp_client_t *c) {
         int k;
         c->consumer_mask = 0;
@@ -208,7 +200,7 @@ rd_kafka_conf_res_t bp_assignor_after_conf_set(bp_client_t *c,
                     bp_conf_set_own(c, conf, "group.protocol", "classic",
                                     errstr, errstr_size) != RD_KAFKA_CONF_OK)
                         return RD_KAFKA_CONF_INVALID;
-                cb = current_rebalance_cb(conf);
+                cb = bp_conf_pointer(conf, "rebalance_cb");
                 if (!cb || cb == (void *)bp_rebalance_cb)
                         rd_kafka_conf_set_rebalance_cb(conf, bp_rebalance_cb);
         }

@@ -14,15 +14,6 @@
 #include "bp_assignor.h"
 #include "bp_scheduler.h"
 
-static void *conf_pointer(const rd_kafka_conf_t *conf, const char *name) {
-        char buf[64];
-        size_t size = sizeof(buf);
-        void *p     = NULL;
-        if (rd_kafka_conf_get(conf, name, buf, &size) == RD_KAFKA_CONF_OK)
-                sscanf(buf, "%p", &p);
-        return p;
-}
-
 /* Whether the application asked for rebalances as events
  * (rd_kafka_conf_set_events(), as confluent-kafka-go does): librdkafka then
  * hands them to the application and never calls a callback, so the plugin
@@ -74,7 +65,7 @@ rd_kafka_resp_err_t bp_assignor_on_new(bp_client_t *c,
                 warn_events(c);
         rd_kafka_interceptor_add_on_consume(rk, "bucket-priority",
                                             bp_safety_on_consume, c);
-        cb = conf_pointer(conf, "rebalance_cb");
+        cb = bp_conf_pointer(conf, "rebalance_cb");
         if (cb && cb != (void *)bp_rebalance_cb &&
             cb != (void *)bp_rebalance_chain) {
                 /* The application's callback (confluent-kafka-python,

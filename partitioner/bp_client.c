@@ -101,6 +101,30 @@ const bp_layout_t *bp_client_layout_slow(bp_client_t *c,
         return l;
 }
 
+/* librdkafka prints a pointer property with "%p": "0x..." or "(nil)". */
+static void *parse_pointer(const char *text) {
+        void *p = NULL;
+        return sscanf(text, "%p", &p) == 1 ? p : NULL;
+}
+
+void *bp_conf_pointer(const rd_kafka_conf_t *conf, const char *name) {
+        char buf[64];
+        size_t size = sizeof(buf);
+        return rd_kafka_conf_get(conf, name, buf, &size) == RD_KAFKA_CONF_OK
+                   ? parse_pointer(buf)
+                   : NULL;
+}
+
+void *bp_topic_conf_pointer(const rd_kafka_topic_conf_t *tconf,
+                            const char *name) {
+        char buf[64];
+        size_t size = sizeof(buf);
+        return rd_kafka_topic_conf_get(tconf, name, buf, &size) ==
+                       RD_KAFKA_CONF_OK
+                   ? parse_pointer(buf)
+                   : NULL;
+}
+
 static void vlog(const bp_client_t *c, int level, const char *fmt,
                  va_list ap) {
         char buf[1024];

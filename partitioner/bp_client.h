@@ -154,6 +154,14 @@ static inline const bp_layout_t *bp_client_layout(bp_client_t *c,
         return bp_client_layout_slow(c, partition_cnt);
 }
 
+/** A callback address that librdkafka prints with "%p" for property \p name
+ *  of \p conf (rebalance_cb, log_cb, ...), or NULL when unset. */
+void *bp_conf_pointer(const rd_kafka_conf_t *conf, const char *name);
+
+/** The same for a topic configuration (partitioner_cb). */
+void *bp_topic_conf_pointer(const rd_kafka_topic_conf_t *tconf,
+                            const char *name);
+
 /**
  * Logs \p fmt through the application's log callback (or stderr when it
  * kept librdkafka's default), at syslog \p level, facility "BUCKETPRIO".

@@ -164,32 +164,6 @@ static rd_kafka_resp_err_t on_conf_destroy(void *ic_opaque) {
 
 /* --- client time --------------------------------------------------------- */
 
-/* Reads a callback address that librdkafka prints with "%p". */
-static void *conf_get_pointer(const rd_kafka_conf_t *conf, const char *name) {
-        char buf[64];
-        size_t size = sizeof(buf);
-        void *p     = NULL;
-
-        if (rd_kafka_conf_get(conf, name, buf, &size) != RD_KAFKA_CONF_OK ||
-            sscanf(buf, "%p", &p) != 1)
-                return NULL;
-        return p;
-}
-
-/* The same for a topic configuration. */
-static void *topic_conf_get_pointer(const rd_kafka_topic_conf_t *tconf,
-                                    const char *name) {
-        char buf[64];
-        size_t size = sizeof(buf);
-        void *p     = NULL;
-
-        if (rd_kafka_topic_conf_get(tconf, name, buf, &size) !=
-                RD_KAFKA_CONF_OK ||
-            sscanf(buf, "%p", &p) != 1)
-                return NULL;
-        return p;
-}
-
 static rd_kafka_resp_err_t on_send(rd_kafka_t *rk,
                                    rd_kafka_message_t *rkmessage,
                                    void *ic_opaque) {
@@ -248,7 +222,7 @@ static rd_kafka_resp_err_t on_destroy(rd_kafka_t *rk, void *ic_opaque) {
  * whatever the application does with topic configurations. */
 static void keep_bucket_topic(bp_client_t *c, rd_kafka_t *rk,
                               rd_kafka_topic_conf_t *tconf) {
-        void *cb = tconf ? topic_conf_get_pointer(tconf, "partitioner_cb")
+        void *cb = tconf ? bp_topic_conf_pointer(tconf, "partitioner_cb")
                          : NULL;
 
         /* The default topic configuration replaced after the plugin loaded
@@ -298,7 +272,7 @@ static rd_kafka_resp_err_t on_new(rd_kafka_t *rk,
         size_t size = sizeof(name);
 
         c->rk  = rk;
-        c->log = (bp_log_fn_t *)conf_get_pointer(conf, "log_cb");
+        c->log = (bp_log_fn_t *)bp_conf_pointer(conf, "log_cb");
         if (bp_registry_add(rk, c)) {
                 snprintf(errstr, errstr_size, "too many clients in process");
                 return RD_KAFKA_RESP_ERR__FAIL;
