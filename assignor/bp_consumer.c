@@ -3,7 +3,8 @@
  * checks what the configuration became, puts the mapping in front of the
  * application's own rebalance callback, and the safety net that notices
  * records from partitions outside the consumer's buckets (an application
- * that assigns partitions of its own choosing).
+ * that assigns partitions of its own choosing) and stops a consumer that
+ * takes rebalances as events it does not map.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,22 +30,52 @@ static int takes_rebalance_events(const rd_kafka_conf_t *conf) {
         return (events & RD_KAFKA_EVENT_REBALANCE) != 0;
 }
 
+/* The Kafka protocol's JoinGroup request: only a consumer that subscribes
+ * (and so takes rebalances) sends it. */
+#define BP_API_KEY_JOIN_GROUP 11
+
 /* A bucket consumer whose rebalances the plugin cannot see (the
  * application takes them as events) and whose application did not say it
- * maps them reads every bucket: said loudly at creation. It cannot be
- * refused there: on_new() errors are only logged by librdkafka, and the
- * configuration it is given cannot be changed safely on a path where
- * rd_kafka_new() then fails (its strings still belong to the application). */
+ * maps them would read every bucket. It cannot be refused at creation:
+ * on_new() errors are only logged by librdkafka, and the configuration it
+ * is given cannot be changed safely on a path where rd_kafka_new() then
+ * fails (its strings still belong to the application). Nor can it be
+ * failed with a fatal error: librdkafka 2.0.2 then never finishes
+ * destroying the consumer. So it is told at creation, and once it has
+ * joined its group the safety net pauses its whole assignment at its
+ * first record: it reads at most one record per assignment and then
+ * nothing, and says so. A consumer that assigns partitions itself never
+ * joins a group and is left alone. */
 static void warn_events(bp_client_t *c) {
         bp_client_log(c, 3,
                       "this consumer takes rebalances as events "
                       "(rd_kafka_conf_set_events(), as Go does), which the "
-                      "plugin cannot map: it will read partitions of every "
-                      "bucket, not only \"%s\". Pass each assignment "
-                      "through bp_assignment_map_by_name() and set "
+                      "plugin cannot map: it would read partitions of every "
+                      "bucket, not only \"%s\", so once it joins its group "
+                      "it reads at most one record. Pass each assignment through "
+                      "bp_assignment_map_by_name() and set "
                       "bucket.priority.rebalance.events.mapped=true (Go: "
                       "docs/clients.md)",
                       c->cfg.consumer_bucket_text);
+}
+
+/* on_request_sent(): notes the consumer's first JoinGroup request. */
+static rd_kafka_resp_err_t note_unmapped_join(rd_kafka_t *rk,
+                                              int sockfd,
+                                              const char *brokername,
+                                              int32_t brokerid,
+                                              int16_t api_key,
+                                              int16_t api_version,
+                                              int32_t corr_id,
+                                              size_t size,
+                                              void *ic_opaque) {
+        bp_client_t *c = ic_opaque;
+        (void)rk, (void)sockfd, (void)brokername, (void)brokerid;
+        (void)api_version, (void)corr_id, (void)size;
+
+        if (api_key == BP_API_KEY_JOIN_GROUP)
+                atomic_store(&c->unmapped_joined, 1);
+        return RD_KAFKA_RESP_ERR_NO_ERROR;
 }
 
 rd_kafka_resp_err_t bp_assignor_on_new(bp_client_t *c,
@@ -61,8 +92,11 @@ rd_kafka_resp_err_t bp_assignor_on_new(bp_client_t *c,
             c->cfg.consumer_bucket_cnt == 0)
                 return RD_KAFKA_RESP_ERR_NO_ERROR;
 
-        if (takes_rebalance_events(conf) && !c->cfg.events_mapped)
+        if (takes_rebalance_events(conf) && !c->cfg.events_mapped) {
                 warn_events(c);
+                rd_kafka_interceptor_add_on_request_sent(
+                    rk, "bucket-priority", note_unmapped_join, c);
+        }
         rd_kafka_interceptor_add_on_consume(rk, "bucket-priority",
                                             bp_safety_on_consume, c);
         cb = bp_conf_pointer(conf, "rebalance_cb");
@@ -121,6 +155,29 @@ static const bp_layout_t *judging_layout(bp_client_t *c, rd_kafka_t *rk) {
         return cnt > 0 ? bp_client_layout(c, cnt) : NULL;
 }
 
+/* A consumer with unmapped rebalance events that joined its group and
+ * reads: its whole assignment is paused, which also drops the records
+ * already fetched (the one being delivered is the only one it reads). */
+static void pause_unmapped(bp_client_t *c, rd_kafka_t *rk) {
+        rd_kafka_topic_partition_list_t *assigned = NULL;
+
+        if (rd_kafka_assignment(rk, &assigned) == RD_KAFKA_RESP_ERR_NO_ERROR &&
+            assigned->cnt > 0) {
+                rd_kafka_pause_partitions(rk, assigned);
+                bp_client_log_once(
+                    c, BP_ONCE_UNMAPPED, 3,
+                    "consumer of bucket \"%s\" was assigned partitions by "
+                    "a rebalance event it does not map: its %d assigned "
+                    "partitions are paused and it reads no more. Map "
+                    "assignments with bp_assignment_map_by_name() and set "
+                    "bucket.priority.rebalance.events.mapped=true (Go: "
+                    "docs/clients.md)",
+                    c->cfg.consumer_bucket_text, assigned->cnt);
+        }
+        if (assigned)
+                rd_kafka_topic_partition_list_destroy(assigned);
+}
+
 rd_kafka_resp_err_t bp_safety_on_consume(rd_kafka_t *rk,
                                          rd_kafka_message_t *m,
                                          void *ic_opaque) {
@@ -131,6 +188,10 @@ rd_kafka_resp_err_t bp_safety_on_consume(rd_kafka_t *rk,
         if (m->err || !m->rkt || c->mode != BP_MODE_ACTIVE ||
             strcmp(rd_kafka_topic_name(m->rkt), c->cfg.topic))
                 return RD_KAFKA_RESP_ERR_NO_ERROR;
+        if (atomic_load(&c->unmapped_joined)) {
+                pause_unmapped(c, rk);
+                return RD_KAFKA_RESP_ERR_NO_ERROR;
+        }
         l = judging_layout(c, rk);
         if (!l || m->partition < 0 || m->partition >= l->partition_cnt)
                 return RD_KAFKA_RESP_ERR_NO_ERROR; /* count not known yet */

@@ -30,7 +30,8 @@ enum {
         BP_ONCE_EMPTY_BUCKET = 1 << 2,
         BP_ONCE_BROKEN       = 1 << 3,
         BP_ONCE_REGISTRY     = 1 << 4,
-        BP_ONCE_FOREIGN      = 1 << 5
+        BP_ONCE_FOREIGN      = 1 << 5,
+        BP_ONCE_UNMAPPED     = 1 << 6
 };
 
 /** Per bucket counters, each on its own cache line. */
@@ -90,6 +91,10 @@ typedef struct bp_client {
          *  now (its poll thread only): given to bp_assignment_map() again by
          *  an application that chains it, it is copied, not mapped twice. */
         const rd_kafka_topic_partition_list_t *mapped_in_flight;
+        /** Consumer taking rebalances as events it does not map: 1 once it
+         *  asked to join its group; the safety net then pauses whatever it
+         *  is assigned (assignor/bp_consumer.c). */
+        _Atomic int unmapped_joined;
         /** Producer: the bucket topic's handle, made with the bucket
          *  partitioner when the client starts, before the application can
          *  make it with a topic configuration of its own (kcat does):

@@ -56,6 +56,7 @@
         X(rd_kafka_group_result_partitions)                                   \
         X(rd_kafka_interceptor_add_on_consume)                                \
         X(rd_kafka_interceptor_add_on_destroy)                                \
+        X(rd_kafka_interceptor_add_on_request_sent)                           \
         X(rd_kafka_interceptor_add_on_send)                                   \
         X(rd_kafka_interceptor_add_on_thread_start)                           \
         X(rd_kafka_log_print)                                                 \
@@ -166,6 +167,7 @@ int bp_rdk_bound(void);
 #define rd_kafka_group_result_partitions (bp_rdk.rd_kafka_group_result_partitions)
 #define rd_kafka_interceptor_add_on_consume (bp_rdk.rd_kafka_interceptor_add_on_consume)
 #define rd_kafka_interceptor_add_on_destroy (bp_rdk.rd_kafka_interceptor_add_on_destroy)
+#define rd_kafka_interceptor_add_on_request_sent (bp_rdk.rd_kafka_interceptor_add_on_request_sent)
 #define rd_kafka_interceptor_add_on_send (bp_rdk.rd_kafka_interceptor_add_on_send)
 #define rd_kafka_interceptor_add_on_thread_start (bp_rdk.rd_kafka_interceptor_add_on_thread_start)
 #define rd_kafka_log_print (bp_rdk.rd_kafka_log_print)

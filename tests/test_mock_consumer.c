@@ -538,31 +538,46 @@ static rd_kafka_t *events_consumer(const char *group, const char *mapped,
         return rk;
 }
 
-static char events_log[2048];
+static char events_log[2048], paused_log[2048];
 
 static void capture_events_log(const rd_kafka_t *rk, int level,
                                const char *fac, const char *buf) {
         (void)rk;
-        if (!strcmp(fac, "BUCKETPRIO") && level <= 3 &&
-            strstr(buf, "rebalances as events"))
+        if (strcmp(fac, "BUCKETPRIO") || level > 3)
+                return;
+        if (strstr(buf, "rebalances as events"))
                 snprintf(events_log, sizeof(events_log), "%s", buf);
+        if (strstr(buf, "a rebalance event it does not map"))
+                snprintf(paused_log, sizeof(paused_log), "%s", buf);
 }
 
-/* Without the property the plugin cannot map the events the application
- * gets: said at creation, with the fix. */
-static void test_events_warned(void **state) {
+/* A consumer that takes rebalances as events without saying it maps them
+ * (Go without the helper) is told at creation; once it joined its group
+ * and assigned what the event gave it, it reads at most one record, is
+ * told again, and its assignment stays paused. With the property it is
+ * left alone (test_events_mapped_by_name reads through). */
+static void test_events_stopped(void **state) {
         const char *mapped[] = {NULL, "false", "true"};
-        rd_kafka_conf_t *conf;
         char errstr[512];
         rd_kafka_t *rk;
+        rd_kafka_queue_t *q;
+        rd_kafka_topic_partition_list_t *sub, *assigned;
         size_t i;
+        int j;
         (void)state;
 
         for (i = 0; i < 3; i++) {
-                events_log[0] = '\0';
+                long deadline = now_ms() + 120000, records = 0, assigns = 0;
+                long consumed = 0;
+                char group[32];
+                rd_kafka_conf_t *conf;
+
+                snprintf(group, sizeof(group), "unmapped-app-%zu", i);
                 conf = bp_test_conf(cluster.bootstraps, BUCKET_CONF,
                                     "bucket.priority.bucket", "Gold",
-                                    "group.id", "warned-app", NULL);
+                                    "group.id", group, FAST_GROUP, NULL);
+
+                events_log[0] = paused_log[0] = '\0';
                 if (mapped[i])
                         assert_int_equal(
                             bp_test_set(conf,
@@ -571,16 +586,76 @@ static void test_events_warned(void **state) {
                                         mapped[i], errstr, sizeof(errstr)),
                             RD_KAFKA_CONF_OK);
                 rd_kafka_conf_set_log_cb(conf, capture_events_log);
-                rd_kafka_conf_set_events(conf, RD_KAFKA_EVENT_REBALANCE);
+                rd_kafka_conf_set_events(conf, RD_KAFKA_EVENT_REBALANCE |
+                                                   RD_KAFKA_EVENT_FETCH |
+                                                   RD_KAFKA_EVENT_ERROR);
                 rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr,
                                   sizeof(errstr));
                 assert_non_null(rk);
-                if (i < 2)
-                        assert_non_null(strstr(
-                            events_log,
-                            "bucket.priority.rebalance.events.mapped=true"));
-                else
+                if (i == 2) {
                         assert_string_equal(events_log, "");
+                        rd_kafka_destroy(rk);
+                        continue;
+                }
+                assert_non_null(strstr(
+                    events_log, "bucket.priority.rebalance.events.mapped=true"));
+                q   = rd_kafka_queue_get_consumer(rk);
+                sub = rd_kafka_topic_partition_list_new(1);
+                rd_kafka_topic_partition_list_add(sub, TOPIC,
+                                                  RD_KAFKA_PARTITION_UA);
+                assert_int_equal(rd_kafka_subscribe(rk, sub), 0);
+                rd_kafka_topic_partition_list_destroy(sub);
+                /* Assigns what the event gives, as Go does by default;
+                 * then 3 s more past the first record. */
+                while (now_ms() < deadline) {
+                        rd_kafka_event_t *ev = rd_kafka_queue_poll(q, 10);
+                        if (!ev)
+                                continue;
+                        if (rd_kafka_event_type(ev) ==
+                            RD_KAFKA_EVENT_REBALANCE) {
+                                if (rd_kafka_event_error(ev) ==
+                                    RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS) {
+                                        assigns++;
+                                        rd_kafka_assign(
+                                            rk,
+                                            rd_kafka_event_topic_partition_list(
+                                                ev));
+                                } else
+                                        rd_kafka_assign(rk, NULL);
+                        }
+                        if (rd_kafka_event_type(ev) == RD_KAFKA_EVENT_FETCH)
+                                while (rd_kafka_event_message_next(ev))
+                                        if (!records++)
+                                                deadline = now_ms() + 3000;
+                        rd_kafka_event_destroy(ev);
+                }
+                assert_int_equal(rd_kafka_assignment(rk, &assigned), 0);
+                print_message("events consumer, mapped=%s: %ld assignments "
+                              "of %d partitions, %ld records; \"%s\"\n",
+                              mapped[i] ? mapped[i] : "(unset)", assigns,
+                              assigned->cnt, records, paused_log);
+                /* The topic holds 40 000 records: the lone member is given
+                 * all 12 partitions and would read them all. */
+                assert_int_equal(assigns, 1);
+                assert_int_equal(records, 1);
+                assert_true(assigned->cnt > 0);
+                for (j = 0; j < assigned->cnt; j++) {
+                        rd_kafka_topic_partition_list_t *one =
+                            rd_kafka_topic_partition_list_new(1);
+                        rd_kafka_topic_partition_list_add(
+                            one, TOPIC, assigned->elems[j].partition);
+                        assert_int_equal(rd_kafka_position(rk, one), 0);
+                        if (one->elems[0].offset > 0)
+                                consumed += (long)one->elems[0].offset;
+                        rd_kafka_topic_partition_list_destroy(one);
+                }
+                /* Nothing consumed past the one record (a fresh group
+                 * starts at offset 0). */
+                assert_int_equal(consumed, 1);
+                rd_kafka_topic_partition_list_destroy(assigned);
+                assert_non_null(strstr(paused_log, "partitions are paused"));
+                rd_kafka_queue_destroy(q);
+                rd_kafka_consumer_close(rk);
                 rd_kafka_destroy(rk);
         }
 }
@@ -771,7 +846,7 @@ int main(void) {
             cmocka_unit_test(test_chained_callback),
             cmocka_unit_test(test_plain_callback_gets_bucket),
             cmocka_unit_test(test_replaced_callback_caught),
-            cmocka_unit_test(test_events_warned),
+            cmocka_unit_test(test_events_stopped),
             cmocka_unit_test(test_events_mapped_by_name),
             cmocka_unit_test(test_start_offsets),
         };

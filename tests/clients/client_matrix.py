@@ -4,7 +4,8 @@ against bp-mock-cluster and checks that the plugin routes its records and
 gives its consumers only their bucket's partitions. Python 3 stdlib only.
 
   client_matrix.py --adapter "CMD ..." --plugin PATH --mock-cluster PATH
-                   [--expect works|creation-error:SUBSTRING]
+                   [--expect works|creation-error:SUBSTRING|
+                             unmapped-stopped:ENV_VAR]
                    [--modes produce,consume] [--reference-python PATH]
 
 An adapter is run as
@@ -30,7 +31,11 @@ Silver-0..9 of no bucket, 10 NULL keys: routing and round robin), then
 consume (consumer A of Gold alone, then B joins the same group, then a
 second batch), each check printed as 'ok   SCENARIO: ...' or
 'FAIL SCENARIO: ...'. --expect creation-error:SUBSTRING: every mode must
-print 'error ...' containing SUBSTRING and exit 3. Ends with the line
+print 'error ...' containing SUBSTRING and exit 3. --expect
+unmapped-stopped:ENV_VAR (consume): the adapter, run with ENV_VAR=1,
+subscribes a consumer that takes rebalances as events it does not map; the
+plugin must log it at creation, pause it at its first record (at most one
+read) and let it close. Ends with the line
 'N passed, N failed'; exit status 1 when a check failed.
 """
 import argparse
@@ -486,6 +491,27 @@ def partitions_missing(wanted, got):
     return plist({p for p, _ in (wanted - got)})
 
 
+def reference_batch(v, env, s):
+    """The first batch, produced by the reference producer (on a fresh mock
+    cluster if records were produced before); None after a failed check."""
+    if env.used:    # a failed producer may have left stray records
+        env.restart_cluster()
+    v.note(s, "records come from the reference producer (Debian "
+           "python3-confluent-kafka through the plugin)%s" % (
+               " on a fresh mock cluster" if env.used else ""))
+    batch1 = produce("reference producer", env.reference, env.bootstrap,
+                     env.plugin, batch1_keys())
+    bad = batch1.ended_badly()
+    if bad or batch1.missing():
+        v.check(s, False, "reference producer %s" % (
+            bad or "did not deliver %s" % some(
+                "%s (%s)" % m for m in batch1.missing())),
+            [batch1.child])
+        return None
+    env.used = True
+    return batch1
+
+
 def consume_scenario(v, env, batch1):
     """Consumers A and B of bucket Gold in one group. batch1: the adapter's
     Production of the produce scenario, or None when the adapter cannot
@@ -494,19 +520,8 @@ def consume_scenario(v, env, batch1):
     producer, by = env.adapter, "the adapter"
     if batch1 is None:
         producer, by = env.reference, "the reference producer"
-        if env.used:    # a failed producer may have left stray records
-            env.restart_cluster()
-        v.note(s, "records come from the reference producer (Debian "
-               "python3-confluent-kafka through the plugin)%s" % (
-                   " on a fresh mock cluster" if env.used else ""))
-        batch1 = produce("reference producer", producer, env.bootstrap,
-                         env.plugin, batch1_keys())
-        bad = batch1.ended_badly()
-        if bad or batch1.missing():
-            v.check(s, False, "reference producer %s" % (
-                bad or "did not deliver %s" % some(
-                    "%s (%s)" % m for m in batch1.missing())),
-                [batch1.child])
+        batch1 = reference_batch(v, env, s)
+        if batch1 is None:
             return
     env.used = True
     group = "matrix-%d-%s" % (os.getpid(), uuid.uuid4().hex[:8])
@@ -626,6 +641,61 @@ def consume_scenario(v, env, batch1):
                     c.short, plist(outside)), [c])
 
 
+# ------------------------------------------------- unmapped rebalance events
+
+def unmapped_scenario(v, env, env_var):
+    """A consumer of Gold whose client takes rebalances as events and that
+    does not map them (the adapter run with env_var=1): the plugin says so
+    at creation and, once the consumer is assigned the whole topic, pauses
+    it at its first record. It must read at most one record and close."""
+    s = "unmapped"
+    batch1 = reference_batch(v, env, s)
+    if batch1 is None:
+        return
+    os.environ[env_var] = "1"
+    try:
+        c = Consumer("consumer without the mapping", env,
+                     "matrix-%d-%s" % (os.getpid(), uuid.uuid4().hex[:8]),
+                     "Gold")
+    finally:
+        del os.environ[env_var]
+
+    def logged(text):
+        with c.cond:
+            return any(text in line for line in c.stderr)
+
+    paused = c.wait_for(lambda: logged("partitions are paused"),
+                        READ_TIMEOUT)
+    if paused:
+        time.sleep(5)   # what it would read next, if it still read
+    warned = logged("rebalances as events")
+    if stopped(v, s, [c]):
+        return
+    records = c.parsed()[0]
+    v.check(s, warned and paused,
+            "the plugin logged at creation that the consumer cannot be "
+            "mapped, and that its assignment is paused" if warned and paused
+            else "no plugin log of %s within %d s" % (
+                " and ".join(w for w, ok in (
+                    ("'rebalances as events'", warned),
+                    ("'partitions are paused'", paused)) if not ok),
+                READ_TIMEOUT), [c])
+    v.check(s, len(records) <= 1,
+            "read %d record%s of the %d produced (at most one)" % (
+                len(records), "" if len(records) == 1 else "s",
+                sum(batch1.records().values())) if len(records) <= 1 else
+            "read %d records (partitions %s) although paused" % (
+                len(records), plist({p for p, _ in records})), [c])
+    c.close_stdin()
+    status = c.wait(EXIT_TIMEOUT)
+    if status is None:
+        c.kill()
+    v.check(s, status == 0, "closed and exited 0" if status == 0 else
+            "%s after its stdin closed" % (
+                "still running %d s" % EXIT_TIMEOUT if status is None
+                else describe_status(status)), [c])
+
+
 # ----------------------------------------------------------- creation error
 
 def creation_error_scenario(v, adapter, bootstrap, plugin, modes, substring):
@@ -688,7 +758,8 @@ def main():
     ap.add_argument("--mock-cluster", required=True,
                     help="the bp-mock-cluster executable")
     ap.add_argument("--expect", default="works",
-                    help="works (default) or creation-error:SUBSTRING")
+                    help="works (default), creation-error:SUBSTRING or "
+                    "unmapped-stopped:ENV_VAR")
     ap.add_argument("--modes", default="produce,consume",
                     help="produce,consume (default), produce or consume")
     ap.add_argument("--reference-python", default="/usr/bin/python3",
@@ -700,8 +771,9 @@ def main():
             any(m not in ("produce", "consume") for m in modes):
         ap.error("--adapter must name a command; --modes produce,consume")
     if args.expect != "works" and not args.expect.startswith(
-            "creation-error:"):
-        ap.error("--expect works|creation-error:SUBSTRING")
+            ("creation-error:", "unmapped-stopped:")):
+        ap.error("--expect works|creation-error:SUBSTRING|"
+                 "unmapped-stopped:ENV_VAR")
 
     atexit.register(cleanup)
     for number in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
@@ -712,7 +784,9 @@ def main():
     v = Verdicts()
     try:
         env = Env(args)
-        if args.expect.startswith("creation-error:"):
+        if args.expect.startswith("unmapped-stopped:"):
+            unmapped_scenario(v, env, args.expect[len("unmapped-stopped:"):])
+        elif args.expect.startswith("creation-error:"):
             creation_error_scenario(v, env.adapter, env.bootstrap, env.plugin,
                                     modes,
                                     args.expect[len("creation-error:"):])

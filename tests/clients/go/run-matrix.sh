@@ -7,8 +7,8 @@
 #   exported  -ldflags '-extldflags=-Wl,--export-dynamic': routes, consumes
 #   dynamic   -tags dynamic (system librdkafka): routes, consumes
 #
-# (A consumer without the helper is only warned by the plugin, which cannot
-# refuse it: test_mock_consumer's test_events_warned checks the warning.)
+# and for exported and dynamic, a consumer subscribed without the helper
+# (BP_GO_NO_HELPER=1): told at creation, paused at its first record.
 #
 # Usage: run-matrix.sh FLAVOUR PLUGIN MOCK_CLUSTER [OUTDIR]
 #   PLUGIN is the built libbucketpriority.so; the adapter links the library
@@ -35,7 +35,11 @@ static)
         exec python3 "$matrix" --adapter "'$bin'" --plugin "$plugin" --mock-cluster "$mock" \
                 --expect "creation-error:-tags dynamic" ;;
 exported|dynamic)
-        exec python3 "$matrix" --adapter "'$bin'" --plugin "$plugin" --mock-cluster "$mock" ;;
+        status=0
+        python3 "$matrix" --adapter "'$bin'" --plugin "$plugin" --mock-cluster "$mock" || status=1
+        python3 "$matrix" --adapter "'$bin'" --plugin "$plugin" --mock-cluster "$mock" \
+                --modes consume --expect unmapped-stopped:BP_GO_NO_HELPER || status=1
+        exit $status ;;
 *)
         echo "run-matrix.sh: unknown flavour '$flavour'" >&2
         exit 2 ;;
