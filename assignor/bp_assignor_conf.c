@@ -97,8 +97,8 @@ static int is_roundrobin(const char *v) {
 }
 
 #define STRATEGY_WHY                                                           \
-        "each member maps the partition numbers the group gives it onto its "  \
-        "bucket's partitions, which needs them spread evenly"
+        "the plugin maps the group's partitions onto the bucket's, which "     \
+        "needs them spread evenly"
 
 /* An empty value (NULL) would make librdkafka reset it to its default,
  * "range,roundrobin", under which the group assigns by range. */
@@ -109,8 +109,7 @@ static rd_kafka_conf_res_t refuse_strategy(const char *value, char *errstr,
         snprintf(errstr, errstr_size,
                  "partition.assignment.strategy: invalid value \"%s\" for "
                  "a bucket consumer (" BP_BUCKET " is set): must be "
-                 "\"roundrobin\", because " STRATEGY_WHY "; leave it unset "
-                 "and the plugin sets it",
+                 "\"roundrobin\", since " STRATEGY_WHY "; leave it unset",
                  bp_shown_value(value, shown));
         return RD_KAFKA_CONF_INVALID;
 }
@@ -125,8 +124,8 @@ static rd_kafka_conf_res_t refuse_bucket(const bp_client_t *c,
         snprintf(errstr, errstr_size,
                  BP_BUCKET ": invalid value \"%s\": "
                  "partition.assignment.strategy is \"%s\", and a bucket "
-                 "consumer needs \"roundrobin\", because " STRATEGY_WHY
-                 "; leave it unset and the plugin sets it",
+                 "consumer needs \"roundrobin\", since " STRATEGY_WHY
+                 "; leave it unset",
                  bp_shown_value(value, shown),
                  bp_shown_value(c->user_strategy, strategy));
         return RD_KAFKA_CONF_INVALID;

@@ -76,8 +76,7 @@ static rd_kafka_conf_res_t refuse_for_sticky(const bp_client_t *c,
                  "%s: invalid value \"%s\": sticky.partitioning.linger.ms "
                  "is %d, and librdkafka bypasses the bucket partitioner for "
                  "records without a key while it is above 0; set it to 0 or "
-                 "leave it unset (or set bucket.priority.bucket first on a "
-                 "consumer)",
+                 "leave it unset",
                  name, bp_shown_value(value, shown), c->sticky_user_value);
         return RD_KAFKA_CONF_INVALID;
 }
