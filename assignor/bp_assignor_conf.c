@@ -38,8 +38,8 @@ void bp_assignor_on_conf_init(bp_client_t *c, rd_kafka_conf_t *conf) {
         if (conf_text(conf, "partition.assignment.strategy", val,
                       sizeof(val)) &&
             strcmp(val, BP_RDK_DEFAULT_ASSIGNOR))
-                snprintf(c->user_strategy, sizeof(c->user_strategy), "%s",
-                         val);
+                snprintf(c->user_strategy, sizeof(c->user_strategy), "%.*s",
+                         (int)sizeof(c->user_strategy) - 1, val);
         if (conf_text(conf, "topic.metadata.refresh.interval.ms", val,
                       sizeof(val)) &&
             strcmp(val, "300000"))
