@@ -305,9 +305,9 @@ static rd_kafka_resp_err_t on_new(rd_kafka_t *rk,
                 c->log_unnamed  = 1; /* nothing would log what is kept */
                 bp_client_log(c, 4,
                               "cannot register the client's interceptors: "
-                              "a topic configuration given by the "
-                              "application for the bucket topic would not "
-                              "use the bucket partitioner");
+                              "a producer's topic configuration given by "
+                              "the application for the bucket topic would "
+                              "not use the bucket partitioner");
         }
         c->rk = rk;
         c->other = bp_builtin_by_name(
