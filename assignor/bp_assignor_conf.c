@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "../include/bucket_priority.h"
+#include "../shared/bp_escape.h"
 #include "../shared/bp_list.h"
 #include "bp_assignor.h"
 #include "bp_scheduler.h"
@@ -34,6 +35,11 @@ void bp_assignor_on_conf_init(bp_client_t *c, rd_kafka_conf_t *conf) {
         if (conf_text(conf, "group.id", val, sizeof(val)))
                 snprintf(c->base_group_id, sizeof(c->base_group_id), "%s",
                          val);
+        if (conf_text(conf, "partition.assignment.strategy", val,
+                      sizeof(val)) &&
+            strcmp(val, BP_RDK_DEFAULT_ASSIGNOR))
+                snprintf(c->user_strategy, sizeof(c->user_strategy), "%.*s",
+                         (int)sizeof(c->user_strategy) - 1, val);
         if (conf_text(conf, "topic.metadata.refresh.interval.ms", val,
                       sizeof(val)) &&
             strcmp(val, "300000"))
@@ -90,16 +96,38 @@ static int is_roundrobin(const char *v) {
         return len == 10 && !strncmp(p, "roundrobin", 10);
 }
 
+#define STRATEGY_WHY                                                           \
+        "the plugin maps the group's partitions onto the bucket's, which "     \
+        "needs them spread evenly"
+
+/* An empty value (NULL) would make librdkafka reset it to its default,
+ * "range,roundrobin", under which the group assigns by range. */
 static rd_kafka_conf_res_t refuse_strategy(const char *value, char *errstr,
                                            size_t errstr_size) {
+        char shown[BP_SHOWN_VALUE_SIZE];
+
         snprintf(errstr, errstr_size,
-                 "partition.assignment.strategy: invalid value \"%.60s\" for "
+                 "partition.assignment.strategy: invalid value \"%s\" for "
                  "a bucket consumer (" BP_BUCKET " is set): must be "
-                 "\"roundrobin\", because each member maps the partition "
-                 "numbers the group gives it onto its bucket's partitions, "
-                 "which needs them spread evenly; leave it unset and the "
-                 "plugin sets it",
-                 value);
+                 "\"roundrobin\", since " STRATEGY_WHY "; leave it unset",
+                 bp_shown_value(value, shown));
+        return RD_KAFKA_CONF_INVALID;
+}
+
+/* bucket.priority.bucket after another assignor was chosen (before or
+ * after the plugin loaded): the plugin would have to overwrite it. */
+static rd_kafka_conf_res_t refuse_bucket(const bp_client_t *c,
+                                         const char *value, char *errstr,
+                                         size_t errstr_size) {
+        char shown[BP_SHOWN_VALUE_SIZE], strategy[BP_SHOWN_VALUE_SIZE];
+
+        snprintf(errstr, errstr_size,
+                 BP_BUCKET ": invalid value \"%s\": "
+                 "partition.assignment.strategy is \"%s\", and a bucket "
+                 "consumer needs \"roundrobin\", since " STRATEGY_WHY
+                 "; leave it unset",
+                 bp_shown_value(value, shown),
+                 bp_shown_value(c->user_strategy, strategy));
         return RD_KAFKA_CONF_INVALID;
 }
 
@@ -133,7 +161,7 @@ rd_kafka_conf_res_t bp_assignor_on_conf_set(bp_client_t *c,
                 return apply_group(c, conf, errstr, errstr_size);
         }
         if (!strcmp(name, "partition.assignment.strategy")) {
-                if (consumer && value && !is_roundrobin(value))
+                if (consumer && (!value || !is_roundrobin(value)))
                         return refuse_strategy(value, errstr, errstr_size);
                 snprintf(c->user_strategy, sizeof(c->user_strategy), "%s",
                          value ? value : "");
@@ -153,8 +181,7 @@ rd_kafka_conf_res_t bp_assignor_on_conf_set(bp_client_t *c,
         /* Becoming a bucket consumer must not contradict earlier sets. */
         if (!strcmp(name, BP_BUCKET) && value && value[0]) {
                 if (c->user_strategy[0] && !is_roundrobin(c->user_strategy))
-                        return refuse_strategy(c->user_strategy, errstr,
-                                               errstr_size);
+                        return refuse_bucket(c, value, errstr, errstr_size);
                 if (c->group_protocol_consumer)
                         return refuse_protocol(errstr, errstr_size);
         }

@@ -8,7 +8,7 @@
  *                + name, or a property of the table below when it is one
  *                character ("0" topic, "1" buckets, "2" allocation...), or
  *                the literal rest after "@" (any name);
- *   name         the same with a NULL value (reset to the default);
+ *   name         the same with a NULL value (refused, as an empty one);
  *   #N           add partition count N (taken modulo 2048, plus one).
  *
  * After every operation the configuration's invariants are checked (a
@@ -429,6 +429,11 @@ static void apply(bp_config_t *cfg, const char *s, size_t len, size_t errsz) {
         CHECK(r == BP_SET_OK || r == BP_SET_INVALID || r == BP_SET_UNKNOWN);
         CHECK((r == BP_SET_UNKNOWN) ==
               (strncmp(name, PREFIX, sizeof(PREFIX) - 1) != 0));
+        /* An empty value is never a reset (only the ignored property
+         * accepts it). */
+        if ((!value || !value[0]) && r != BP_SET_UNKNOWN &&
+            strcmp(name, PREFIX "fallback.assignor"))
+                CHECK(r == BP_SET_INVALID);
         if (r != BP_SET_OK)
                 CHECK(!memcmp(&before, cfg, sizeof(before)));
         else

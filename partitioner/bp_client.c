@@ -125,12 +125,20 @@ void *bp_topic_conf_pointer(const rd_kafka_topic_conf_t *tconf,
                    : NULL;
 }
 
-static void vlog(const bp_client_t *c, int level, const char *fmt,
-                 va_list ap) {
-        char buf[1024];
+static void vlog(bp_client_t *c, int level, const char *fmt, va_list ap) {
+        char buf[BP_LOG_LINE_MAX];
 
         if (!c->log)
                 return;
+        if (c->rk && !c->log_unnamed && !rd_kafka_name(c->rk)[0] &&
+            c->pending_cnt < BP_PENDING_LOGS) {
+                /* In on_new(): librdkafka names the client after it. */
+                c->pending[c->pending_cnt].level = level;
+                vsnprintf(c->pending[c->pending_cnt].text,
+                          sizeof(c->pending[0].text), fmt, ap);
+                c->pending_cnt++;
+                return;
+        }
         vsnprintf(buf, sizeof(buf), fmt, ap);
         if (c->rk)
                 c->log(c->rk, level, "BUCKETPRIO", buf);
@@ -138,7 +146,16 @@ static void vlog(const bp_client_t *c, int level, const char *fmt,
                 fprintf(stderr, "%%%d|BUCKETPRIO| %s\n", level, buf);
 }
 
-void bp_client_log(const bp_client_t *c, int level, const char *fmt, ...) {
+void bp_client_log_pending(bp_client_t *c) {
+        int i;
+
+        for (i = 0; i < c->pending_cnt; i++)
+                c->log(c->rk, c->pending[i].level, "BUCKETPRIO",
+                       c->pending[i].text);
+        c->pending_cnt = 0;
+}
+
+void bp_client_log(bp_client_t *c, int level, const char *fmt, ...) {
         va_list ap;
         va_start(ap, fmt);
         vlog(c, level, fmt, ap);

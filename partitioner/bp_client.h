@@ -16,6 +16,17 @@
 #include "../shared/bp_layout.h"
 #include "bp_builtins.h"
 
+/* librdkafka's defaults (the same from 2.0.2 to 2.15.1) for properties
+ * the plugin sets itself: a value read before the plugin loaded that equals
+ * one of them is taken as unset, anything else as the user's choice. */
+#define BP_RDK_DEFAULT_STICKY_LINGER_MS "10"
+#define BP_RDK_DEFAULT_ASSIGNOR "range,roundrobin"
+
+/** Messages kept from on_new() until the client has its name. */
+#define BP_PENDING_LOGS 4
+/** Longest message the plugin logs (longer ones are cut). */
+#define BP_LOG_LINE_MAX 1024
+
 /** What the partitioner does for the bucket topic. */
 typedef enum {
         BP_MODE_PASSTHROUGH = 0, /**< No bucket.priority.* set: untouched. */
@@ -103,6 +114,15 @@ typedef struct bp_client {
         rd_kafka_topic_conf_t *own_tconf; /**< Its configuration until then. */
         bp_mode_t mode;
         char broken_reason[512];
+        /** Messages logged by on_new(), before librdkafka names the client:
+         *  logged by bp_client_log_pending() once it has its name, so that
+         *  they say which client they are about. */
+        struct {
+                int level;
+                char text[BP_LOG_LINE_MAX];
+        } pending[BP_PENDING_LOGS];
+        int pending_cnt;
+        int log_unnamed; /**< Log at once: nothing would log what is kept. */
         rd_kafka_partitioner_cb *other; /**< Partitioner of other topics. */
         rd_kafka_partitioner_cb *fallback_fn;
         bp_log_fn_t *log;
@@ -171,8 +191,12 @@ void *bp_topic_conf_pointer(const rd_kafka_topic_conf_t *tconf,
  * Logs \p fmt through the application's log callback (or stderr when it
  * kept librdkafka's default), at syslog \p level, facility "BUCKETPRIO".
  */
-void bp_client_log(const bp_client_t *c, int level, const char *fmt, ...)
+void bp_client_log(bp_client_t *c, int level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/** Logs the messages kept while the client had no name yet (from on_new()
+ *  until librdkafka names it, before its main thread starts). */
+void bp_client_log_pending(bp_client_t *c);
 
 /** Like bp_client_log(), but only the first time for \p once_flag. */
 void bp_client_log_once(bp_client_t *c,

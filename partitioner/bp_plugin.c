@@ -13,6 +13,7 @@
 #include "bp_client.h"
 #include "../assignor/bp_assignor.h"
 #include "bp_registry.h"
+#include "../shared/bp_escape.h"
 
 #define BP_NAME "bucket-priority"
 #define BP_VERSION_TEXT "0.1.0"
@@ -40,22 +41,57 @@ rd_kafka_conf_res_t bp_conf_set_own(bp_client_t *c, rd_kafka_conf_t *conf,
 
 /* librdkafka skips custom partitioners for NULL-key records while
  * sticky.partitioning.linger.ms > 0, which would put them on a sticky
- * partition of any bucket: bucket producers run with it at 0. */
+ * partition of any bucket: bucket producers run with it at 0. An empty
+ * value would make librdkafka reset it to its default (above 0). */
 static rd_kafka_conf_res_t watch_sticky(bp_client_t *c, const char *value,
                                         char *errstr, size_t errstr_size) {
         long v = value ? strtol(value, NULL, 10) : -1;
-        if (v > 0 && c->producer_setup_done) {
+        char shown[BP_SHOWN_VALUE_SIZE];
+
+        if ((v > 0 || !value) && c->producer_setup_done) {
                 snprintf(errstr, errstr_size,
                          "sticky.partitioning.linger.ms: invalid value "
-                         "\"%.20s\" on a bucket-priority producer: must be "
+                         "\"%s\" on a bucket-priority producer: must be "
                          "0, because librdkafka bypasses the bucket "
                          "partitioner for records without a key while it is "
                          "above 0 (such records would land in any bucket)",
-                         value);
+                         bp_shown_value(value, shown));
                 return RD_KAFKA_CONF_INVALID;
         }
         c->sticky_user_value = (int)(v < 0 ? -1 : v);
         return RD_KAFKA_CONF_UNKNOWN; /* librdkafka stores it */
+}
+
+/* The first producer property of a client whose user chose sticky
+ * partitioning (before or after the plugin loaded) is refused: the plugin
+ * would have to overwrite that choice. */
+static rd_kafka_conf_res_t refuse_for_sticky(const bp_client_t *c,
+                                             const char *name,
+                                             const char *value,
+                                             char *errstr,
+                                             size_t errstr_size) {
+        char shown[BP_SHOWN_VALUE_SIZE];
+
+        snprintf(errstr, errstr_size,
+                 "%s: invalid value \"%s\": sticky.partitioning.linger.ms "
+                 "is %d, and librdkafka bypasses the bucket partitioner for "
+                 "records without a key while it is above 0; set it to 0 or "
+                 "leave it unset",
+                 name, bp_shown_value(value, shown), c->sticky_user_value);
+        return RD_KAFKA_CONF_INVALID;
+}
+
+/* Choices made before the plugin loaded, which its own conf_set
+ * interceptor never saw: a value other than librdkafka's default is the
+ * user's (one equal to the default cannot be told from unset). */
+static void read_earlier_choices(bp_client_t *c, const rd_kafka_conf_t *conf) {
+        char val[32];
+        size_t size = sizeof(val);
+
+        if (rd_kafka_conf_get(conf, "sticky.partitioning.linger.ms", val,
+                              &size) == RD_KAFKA_CONF_OK &&
+            strcmp(val, BP_RDK_DEFAULT_STICKY_LINGER_MS))
+                c->sticky_user_value = (int)strtol(val, NULL, 10);
 }
 
 /* What a producer of the bucket topic needs, done with the first
@@ -105,18 +141,9 @@ static rd_kafka_conf_res_t on_conf_set(rd_kafka_conf_t *conf,
         if (!strcmp(name, "sticky.partitioning.linger.ms"))
                 return watch_sticky(c, value, errstr, errstr_size);
         if (!strncmp(name, "bucket.priority.", 16) &&
-            !consumer_only(name) && value &&
-            c->cfg.consumer_bucket_cnt == 0 && c->sticky_user_value > 0) {
-                snprintf(errstr, errstr_size,
-                         "%s: cannot be set while "
-                         "sticky.partitioning.linger.ms is %d: librdkafka "
-                         "bypasses the bucket partitioner for records without "
-                         "a key while it is above 0; set it to 0 or leave it "
-                         "unset (or set bucket.priority.bucket first on a "
-                         "consumer)",
-                         name, c->sticky_user_value);
-                return RD_KAFKA_CONF_INVALID;
-        }
+            !consumer_only(name) && c->cfg.consumer_bucket_cnt == 0 &&
+            c->sticky_user_value > 0)
+                return refuse_for_sticky(c, name, value, errstr, errstr_size);
         hook = bp_assignor_on_conf_set(c, conf, name, value, errstr,
                                        errstr_size);
         if (hook != RD_KAFKA_CONF_UNKNOWN)
@@ -191,7 +218,10 @@ static rd_kafka_resp_err_t on_thread_start(rd_kafka_t *rk,
         rd_kafka_topic_conf_t *tconf;
 
         (void)thread_name;
-        if (type != RD_KAFKA_THREAD_MAIN || c->own_rkt || !c->own_tconf)
+        if (type != RD_KAFKA_THREAD_MAIN)
+                return RD_KAFKA_RESP_ERR_NO_ERROR;
+        bp_client_log_pending(c); /* the client has its name now */
+        if (c->own_rkt || !c->own_tconf)
                 return RD_KAFKA_RESP_ERR_NO_ERROR;
         tconf         = c->own_tconf;
         c->own_tconf  = NULL;
@@ -209,6 +239,7 @@ static rd_kafka_resp_err_t on_destroy(rd_kafka_t *rk, void *ic_opaque) {
         bp_client_t *c = ic_opaque;
 
         (void)rk;
+        bp_client_log_pending(c); /* rd_kafka_new() failed after on_new() */
         if (c->own_rkt)
                 rd_kafka_topic_destroy(c->own_rkt);
         c->own_rkt = NULL;
@@ -220,8 +251,7 @@ static rd_kafka_resp_err_t on_destroy(rd_kafka_t *rk, void *ic_opaque) {
 
 /* A producer of the bucket topic: the partitioner must be the topic's,
  * whatever the application does with topic configurations. */
-static void keep_bucket_topic(bp_client_t *c, rd_kafka_t *rk,
-                              rd_kafka_topic_conf_t *tconf) {
+static void keep_bucket_topic(bp_client_t *c, rd_kafka_topic_conf_t *tconf) {
         void *cb = tconf ? bp_topic_conf_pointer(tconf, "partitioner_cb")
                          : NULL;
 
@@ -234,15 +264,6 @@ static void keep_bucket_topic(bp_client_t *c, rd_kafka_t *rk,
         if (c->own_tconf)
                 rd_kafka_topic_conf_set_partitioner_cb(c->own_tconf,
                                                        bp_partitioner);
-        if (rd_kafka_interceptor_add_on_thread_start(rk, BP_NAME,
-                                                     on_thread_start, c) ||
-            rd_kafka_interceptor_add_on_destroy(rk, BP_NAME, on_destroy, c))
-                bp_client_log(c, 4,
-                              "cannot register the producer's interceptors: "
-                              "a topic configuration given by the "
-                              "application for \"%s\" would not use the "
-                              "bucket partitioner",
-                              c->cfg.topic);
 }
 
 static void decide_mode(bp_client_t *c) {
@@ -271,12 +292,24 @@ static rd_kafka_resp_err_t on_new(rd_kafka_t *rk,
         char name[64];
         size_t size = sizeof(name);
 
-        c->rk  = rk;
         c->log = (bp_log_fn_t *)bp_conf_pointer(conf, "log_cb");
         if (bp_registry_add(rk, c)) {
                 snprintf(errstr, errstr_size, "too many clients in process");
                 return RD_KAFKA_RESP_ERR__FAIL;
         }
+        /* Both log what on_new() had to say once the client is named. */
+        if (rd_kafka_interceptor_add_on_thread_start(rk, BP_NAME,
+                                                     on_thread_start, c) ||
+            rd_kafka_interceptor_add_on_destroy(rk, BP_NAME, on_destroy, c)) {
+                c->rk           = rk;
+                c->log_unnamed  = 1; /* nothing would log what is kept */
+                bp_client_log(c, 4,
+                              "cannot register the client's interceptors: "
+                              "a producer's topic configuration given by "
+                              "the application for the bucket topic would "
+                              "not use the bucket partitioner");
+        }
+        c->rk = rk;
         c->other = bp_builtin_by_name(
             tconf && rd_kafka_topic_conf_get(tconf, "partitioner", name,
                                              &size) == RD_KAFKA_CONF_OK
@@ -294,7 +327,7 @@ static rd_kafka_resp_err_t on_new(rd_kafka_t *rk,
                                       c->cfg.topic_set ? c->cfg.topic
                                                        : "any topic");
                 if (c->mode != BP_MODE_PASSTHROUGH && c->cfg.topic_set)
-                        keep_bucket_topic(c, rk, tconf);
+                        keep_bucket_topic(c, tconf);
         }
         return bp_assignor_on_new(c, rk, conf, errstr, errstr_size);
 }
@@ -337,6 +370,7 @@ static rd_kafka_resp_err_t load(rd_kafka_conf_t *conf, char *errstr,
         }
         if ((err = attach(conf, c, errstr, errstr_size)))
                 return err;
+        read_earlier_choices(c, conf);
         bp_assignor_on_conf_init(c, conf);
         return RD_KAFKA_RESP_ERR_NO_ERROR;
 }

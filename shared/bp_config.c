@@ -64,15 +64,14 @@ static bp_set_result_t fail(char *errstr,
                             const char *value,
                             const char *fmt,
                             ...) {
-        char shown[4 * 80 + 4], reason[400]; /* 80 bytes as \xNN, "..." */
+        char shown[BP_SHOWN_VALUE_SIZE], reason[400];
         va_list ap;
 
         va_start(ap, fmt);
         vsnprintf(reason, sizeof(reason), fmt, ap);
         va_end(ap);
-        bp_escape(value, value ? strlen(value) : 0, 80, shown, sizeof(shown));
         snprintf(errstr, errstr_size, "%s: invalid value \"%s\": %s", name,
-                 shown, reason);
+                 bp_shown_value(value, shown), reason);
         return BP_SET_INVALID;
 }
 
@@ -110,15 +109,11 @@ static int contains(const char *hay, size_t hay_len, const char *needle,
 
 static bp_set_result_t set_topic(bp_config_t *c, const char *name,
                                  const char *v, char *err, size_t errsz) {
-        size_t len;
-        if (!v) {
-                c->topic[0] = '\0';
-                c->topic_set = 0;
-                return BP_SET_OK;
-        }
-        len = strlen(v);
+        size_t len = strlen(v);
+
         if (len == 0)
-                return fail(err, errsz, name, v, "expected a topic name");
+                return fail(err, errsz, name, v,
+                            "the topic is empty; expected a topic name");
         if (len > BP_MAX_TOPIC_LEN)
                 return fail(err, errsz, name, v,
                             "a topic name is at most %d characters",
@@ -134,10 +129,6 @@ static bp_set_result_t set_buckets(bp_config_t *c, const char *name,
         size_t len;
         int n = 0;
 
-        if (!v) {
-                c->bucket_cnt = 0;
-                return BP_SET_OK;
-        }
         while (bp_list_next(&cur, &item, &len)) {
                 if (len == 0)
                         return fail(err, errsz, name, v,
@@ -180,10 +171,6 @@ static bp_set_result_t set_allocation(bp_config_t *c, const char *name,
         int n = 0;
         char sumtxt[32];
 
-        if (!v) {
-                c->allocation_cnt = 0;
-                return BP_SET_OK;
-        }
         while (bp_list_next(&cur, &item, &len)) {
                 if (n == BP_MAX_BUCKETS)
                         return fail(err, errsz, name, v,
@@ -218,10 +205,8 @@ static bp_set_result_t set_allocation(bp_config_t *c, const char *name,
 
 static bp_set_result_t set_delimiter(bp_config_t *c, const char *name,
                                      const char *v, char *err, size_t errsz) {
-        size_t len;
-        if (!v)
-                v = "-";
-        len = strlen(v);
+        size_t len = strlen(v);
+
         if (len == 0)
                 return fail(err, errsz, name, v,
                             "the delimiter is empty; expected one or more "
@@ -237,7 +222,7 @@ static bp_set_result_t set_delimiter(bp_config_t *c, const char *name,
 
 static bp_set_result_t set_layout(bp_config_t *c, const char *name,
                                   const char *v, char *err, size_t errsz) {
-        if (!v || !strcmp(v, "contiguous"))
+        if (!strcmp(v, "contiguous"))
                 c->layout = BP_LAYOUT_CONTIGUOUS;
         else if (!strcmp(v, "stable"))
                 c->layout = BP_LAYOUT_STABLE;
@@ -249,7 +234,7 @@ static bp_set_result_t set_layout(bp_config_t *c, const char *name,
 
 static bp_set_result_t set_within(bp_config_t *c, const char *name,
                                   const char *v, char *err, size_t errsz) {
-        if (!v || !strcmp(v, "roundrobin"))
+        if (!strcmp(v, "roundrobin"))
                 c->within = BP_WITHIN_ROUNDROBIN;
         else if (!strcmp(v, "hash"))
                 c->within = BP_WITHIN_HASH;
@@ -270,8 +255,6 @@ static bp_set_result_t set_fallback(bp_config_t *c, const char *name,
 
         c->fallback_text[0] = '\0';
         c->fallback_kind    = BP_FALLBACK_BUCKET;
-        if (!v)
-                return BP_SET_OK;
         len = strlen(v);
         if (len == 0)
                 return fail(err, errsz, name, v,
@@ -310,8 +293,6 @@ static bp_set_result_t set_consumer_bucket(bp_config_t *c, const char *name,
 
         c->consumer_bucket_cnt     = 0;
         c->consumer_bucket_text[0] = '\0';
-        if (!v)
-                return BP_SET_OK;
         while (bp_list_next(&cur, &item, &len)) {
                 if (len == 0)
                         return fail(err, errsz, name, v,
@@ -329,10 +310,8 @@ static bp_set_result_t set_consumer_bucket(bp_config_t *c, const char *name,
 }
 
 static bp_set_result_t set_bool(int *out, const char *name, const char *v,
-                                int dflt, char *err, size_t errsz) {
-        if (!v)
-                *out = dflt;
-        else if (!strcasecmp(v, "true") || !strcmp(v, "1"))
+                                char *err, size_t errsz) {
+        if (!strcasecmp(v, "true") || !strcmp(v, "1"))
                 *out = 1;
         else if (!strcasecmp(v, "false") || !strcmp(v, "0"))
                 *out = 0;
@@ -343,7 +322,7 @@ static bp_set_result_t set_bool(int *out, const char *name, const char *v,
 
 static bp_set_result_t set_schedule(bp_config_t *c, const char *name,
                                     const char *v, char *err, size_t errsz) {
-        if (!v || !strcmp(v, "strict"))
+        if (!strcmp(v, "strict"))
                 c->schedule = BP_SCHEDULE_STRICT;
         else if (!strcmp(v, "weighted"))
                 c->schedule = BP_SCHEDULE_WEIGHTED;
@@ -360,10 +339,6 @@ static bp_set_result_t set_lag_threshold(bp_config_t *c, const char *name,
         char *end;
         long long n;
 
-        if (!v) {
-                c->lag_threshold = 0;
-                return BP_SET_OK;
-        }
         for (p = v; *p >= '0' && *p <= '9'; p++)
                 ;
         if (p == v || *p)
@@ -467,13 +442,13 @@ typedef bp_set_result_t (*setter_t)(bp_config_t *, const char *,
 static bp_set_result_t set_group_per_bucket(bp_config_t *c, const char *name,
                                             const char *v, char *err,
                                             size_t errsz) {
-        return set_bool(&c->group_per_bucket, name, v, 1, err, errsz);
+        return set_bool(&c->group_per_bucket, name, v, err, errsz);
 }
 
 static bp_set_result_t set_events_mapped(bp_config_t *c, const char *name,
                                          const char *v, char *err,
                                          size_t errsz) {
-        return set_bool(&c->events_mapped, name, v, 0, err, errsz);
+        return set_bool(&c->events_mapped, name, v, err, errsz);
 }
 
 /* Accepted for properties files shared with the Java reference; the
@@ -514,10 +489,16 @@ bp_set_result_t bp_config_set(bp_config_t *cfg,
 
         if (strncmp(name, PREFIX, sizeof(PREFIX) - 1))
                 return BP_SET_UNKNOWN;
+        /* librdkafka hands "" to interceptors as NULL (its "reset"): both
+         * are an empty value, which every setter refuses, since a reset
+         * would leave the client half configured or silently replace what
+         * the user wrote with a default. */
+        if (!value)
+                value = "";
         for (i = 0; i < sizeof(setters) / sizeof(setters[0]); i++) {
                 if (strcmp(name, setters[i].name))
                         continue;
-                if (value && strlen(value) > BP_MAX_VALUE_LEN)
+                if (strlen(value) > BP_MAX_VALUE_LEN)
                         return fail(errstr, errstr_size, name, value,
                                     "longer than %d bytes", BP_MAX_VALUE_LEN);
                 scratch = *cfg;
@@ -531,13 +512,11 @@ bp_set_result_t bp_config_set(bp_config_t *cfg,
                 }
                 return r;
         }
-        snprintf(errstr, errstr_size,
-                 "%s: no such bucket-priority property (known: topic, "
-                 "buckets, allocation, delimiter, layout, within, "
-                 "fallback.partitioner, bucket, group.per.bucket, "
-                 "rebalance.events.mapped, schedule, lag.threshold)",
-                 name);
-        return BP_SET_INVALID;
+        return fail(errstr, errstr_size, name, value,
+                    "no such bucket-priority property (known: topic, "
+                    "buckets, allocation, delimiter, layout, within, "
+                    "fallback.partitioner, bucket, group.per.bucket, "
+                    "rebalance.events.mapped, schedule, lag.threshold)");
 }
 
 int bp_config_is_touched(const bp_config_t *cfg) {

@@ -112,7 +112,9 @@ typedef struct bp_config {
 void bp_config_init(bp_config_t *cfg);
 
 /**
- * Applies property \p name = \p value (NULL resets it to its default).
+ * Applies property \p name = \p value. An empty value, "" or NULL (what
+ * librdkafka hands an interceptor for ""), is refused for every property
+ * but the ignored bucket.priority.fallback.assignor: it is never a reset.
  * Returns BP_SET_UNKNOWN for names outside bucket.priority.*; on
  * BP_SET_INVALID \p errstr names the property, the value and what is
  * expected, and \p cfg is unchanged.

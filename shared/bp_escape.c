@@ -68,3 +68,9 @@ void bp_json_escape(const char *s, size_t len, char *out, size_t out_size) {
                 at = next;
         }
 }
+
+const char *bp_shown_value(const char *value, char *out) {
+        bp_escape(value ? value : "", value ? strlen(value) : 0, 80, out,
+                  BP_SHOWN_VALUE_SIZE);
+        return out;
+}

@@ -20,6 +20,16 @@ void bp_escape(const void *data,
                char *out,
                size_t out_size);
 
+/** Size of the buffer bp_shown_value() writes: 80 bytes as \xNN, "...". */
+#define BP_SHOWN_VALUE_SIZE (4 * 80 + 4)
+
+/**
+ * A configuration value as error messages show it: escaped, cut to 80
+ * bytes; NULL (librdkafka's form of "") as empty. Returns \p out, which
+ * holds BP_SHOWN_VALUE_SIZE bytes.
+ */
+const char *bp_shown_value(const char *value, char *out);
+
 /**
  * Writes \p len bytes of \p s into \p out as the inside of a JSON string
  * (quote, backslash and control bytes escaped). Truncates to fit

@@ -1,0 +1,603 @@
+/*
+ * test_conf_set.c - the configuration as users set it: through
+ * rd_kafka_conf_set() with the plugin loaded by plugin.library.paths.
+ *
+ * Empty values (librdkafka hands "" to the plugin as NULL) are refused for
+ * every property; an assignor or sticky partitioning chosen before the
+ * plugin loaded is refused like one chosen after it; every row of the
+ * errors table in docs/configuration.md is triggered and its text compared
+ * with the message (the table is read from the file, so a doc edit that no
+ * longer matches fails); the log of an incomplete configuration at
+ * rd_kafka_new() names the client.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <pthread.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+#include "bp_test_util.h"
+
+#define P "bucket.priority."
+
+/* A property and its value; a NULL name ends a list. */
+typedef struct {
+        const char *name, *value;
+} kv_t;
+
+/* Sets every pair of \p kvs, each of which must be accepted. */
+static void set_all_ok(rd_kafka_conf_t *conf, const kv_t *kvs,
+                       const char *what) {
+        char err[512];
+        for (; kvs && kvs->name; kvs++)
+                if (bp_test_set(conf, kvs->name, kvs->value, err,
+                                sizeof(err)) != RD_KAFKA_CONF_OK)
+                        fail_msg("%s: %s=\"%s\" refused: %s", what, kvs->name,
+                                 kvs->value ? kvs->value : "(null)", err);
+}
+
+/* A configuration: \p early set before plugin.library.paths, then the
+ * plugin, then \p after. */
+static rd_kafka_conf_t *conf_with(const kv_t *early, const kv_t *after,
+                                  const char *what) {
+        rd_kafka_conf_t *conf = rd_kafka_conf_new();
+        char err[512];
+
+        set_all_ok(conf, early, what);
+        if (bp_test_set(conf, "plugin.library.paths", bp_test_plugin_path(),
+                        err, sizeof(err)) != RD_KAFKA_CONF_OK)
+                fail_msg("plugin.library.paths: %s", err);
+        set_all_ok(conf, after, what);
+        return conf;
+}
+
+static const kv_t producer_example[] = {{P "topic", "orders"},
+                                        {P "buckets", "Platinum, Gold"},
+                                        {P "allocation", "70%, 30%"},
+                                        {NULL, NULL}};
+static const kv_t consumer_example[] = {{P "bucket", "Gold"},
+                                        {P "topic", "orders"},
+                                        {P "buckets", "Platinum, Gold"},
+                                        {P "allocation", "70%, 30%"},
+                                        {"group.id", "app"},
+                                        {NULL, NULL}};
+
+/* Sets name=value on \p conf, expecting a refusal whose errstr starts with
+ * \p start; fails naming \p what otherwise. */
+static void expect_refused(rd_kafka_conf_t *conf, const char *name,
+                           const char *value, const char *start,
+                           const char *what) {
+        char err[1024] = "";
+        rd_kafka_conf_res_t r =
+            bp_test_set(conf, name, value, err, sizeof(err));
+        if (r != RD_KAFKA_CONF_INVALID)
+                fail_msg("%s: %s=\"%s\" gave %d (%s), expected a refusal",
+                         what, name, value ? value : "(null)", (int)r, err);
+        if (strncmp(err, start, strlen(start)))
+                fail_msg("%s: errstr \"%s\" does not start with \"%s\"", what,
+                         err, start);
+}
+
+static void conf_get(rd_kafka_conf_t *conf, const char *name, char *buf,
+                     size_t size) {
+        assert_int_equal(rd_kafka_conf_get(conf, name, buf, &size),
+                         RD_KAFKA_CONF_OK);
+}
+
+/* --- empty values -------------------------------------------------------- */
+
+/* "" and NULL, on a producer and on a consumer with the example set, for
+ * every property: refused naming property and the empty value. Only the
+ * property kept for the Java reference's files takes it. */
+static void test_empty_values_refused(void **state) {
+        static const char *names[] = {
+            P "topic",         P "buckets",          P "allocation",
+            P "delimiter",     P "layout",           P "within",
+            P "fallback.partitioner", P "bucket",    P "group.per.bucket",
+            P "rebalance.events.mapped", P "schedule", P "lag.threshold"};
+        const kv_t *examples[] = {producer_example, consumer_example};
+        const char *empties[] = {"", NULL};
+        char start[128], what[160];
+        size_t n, e, x;
+        (void)state;
+
+        for (x = 0; x < 2; x++)
+                for (e = 0; e < 2; e++)
+                        for (n = 0; n < sizeof(names) / sizeof(names[0]);
+                             n++) {
+                                rd_kafka_conf_t *conf;
+                                snprintf(what, sizeof(what), "%s %s on a %s",
+                                         names[n], e ? "NULL" : "\"\"",
+                                         x ? "consumer" : "producer");
+                                conf = conf_with(NULL, examples[x], what);
+                                snprintf(start, sizeof(start),
+                                         "%s: invalid value \"\": ",
+                                         names[n]);
+                                expect_refused(conf, names[n], empties[e],
+                                               start, what);
+                                rd_kafka_conf_destroy(conf);
+                        }
+}
+
+/* The two librdkafka properties the plugin depends on: an empty value
+ * would reset them to librdkafka's defaults. */
+static void test_empty_dependencies_refused(void **state) {
+        rd_kafka_conf_t *conf;
+        char val[64];
+        (void)state;
+
+        conf = conf_with(NULL, producer_example, "producer");
+        expect_refused(conf, "sticky.partitioning.linger.ms", "",
+                       "sticky.partitioning.linger.ms: invalid value \"\" ",
+                       "empty sticky on a producer");
+        conf_get(conf, "sticky.partitioning.linger.ms", val, sizeof(val));
+        assert_string_equal(val, "0");
+        assert_int_equal(bp_test_set(conf, P "fallback.assignor", "", val,
+                                     sizeof(val)),
+                         RD_KAFKA_CONF_OK);
+        rd_kafka_conf_destroy(conf);
+
+        conf = conf_with(NULL, consumer_example, "consumer");
+        expect_refused(conf, "partition.assignment.strategy", "",
+                       "partition.assignment.strategy: invalid value \"\" ",
+                       "empty assignor on a consumer");
+        conf_get(conf, "partition.assignment.strategy", val, sizeof(val));
+        assert_string_equal(val, "roundrobin");
+        rd_kafka_conf_destroy(conf);
+}
+
+/* --- choices made before the plugin loaded -------------------------------- */
+
+static void test_assignor_before_plugin(void **state) {
+        static const kv_t coop[] = {
+            {"partition.assignment.strategy", "cooperative-sticky"},
+            {NULL, NULL}};
+        static const kv_t rr[] = {
+            {"partition.assignment.strategy", "roundrobin"}, {NULL, NULL}};
+        static const kv_t dflt[] = {
+            {"partition.assignment.strategy", "range,roundrobin"},
+            {NULL, NULL}};
+        static const char *start =
+            P "bucket: invalid value \"Gold\": partition.assignment.strategy "
+              "is \"cooperative-sticky\"";
+        rd_kafka_conf_t *conf;
+        char val[64];
+        (void)state;
+
+        /* Another assignor, before the plugin or after it: the bucket is
+         * refused, the assignor kept. */
+        conf = conf_with(coop, NULL, "assignor before the plugin");
+        expect_refused(conf, P "bucket", "Gold", start,
+                       "assignor before the plugin");
+        conf_get(conf, "partition.assignment.strategy", val, sizeof(val));
+        assert_string_equal(val, "cooperative-sticky");
+        rd_kafka_conf_destroy(conf);
+        conf = conf_with(NULL, coop, "assignor after the plugin");
+        expect_refused(conf, P "bucket", "Gold", start,
+                       "assignor after the plugin");
+        rd_kafka_conf_destroy(conf);
+
+        /* roundrobin is what the plugin needs; librdkafka's default cannot
+         * be told from unset and is replaced. */
+        conf = conf_with(rr, consumer_example, "roundrobin before");
+        conf_get(conf, "partition.assignment.strategy", val, sizeof(val));
+        assert_string_equal(val, "roundrobin");
+        rd_kafka_conf_destroy(conf);
+        conf = conf_with(dflt, consumer_example, "default before");
+        conf_get(conf, "partition.assignment.strategy", val, sizeof(val));
+        assert_string_equal(val, "roundrobin");
+        rd_kafka_conf_destroy(conf);
+}
+
+static void test_sticky_before_plugin(void **state) {
+        static const kv_t five[] = {{"sticky.partitioning.linger.ms", "5"},
+                                    {NULL, NULL}};
+        static const kv_t zero[] = {{"sticky.partitioning.linger.ms", "0"},
+                                    {NULL, NULL}};
+        static const kv_t dflt[] = {{"sticky.partitioning.linger.ms", "10"},
+                                    {NULL, NULL}};
+        static const kv_t bucket_first[] = {{P "bucket", "Gold"},
+                                            {NULL, NULL}};
+        static const char *start =
+            P "topic: invalid value \"orders\": sticky.partitioning.linger.ms "
+              "is 5,";
+        rd_kafka_conf_t *conf;
+        char val[64];
+        (void)state;
+
+        conf = conf_with(five, NULL, "sticky before the plugin");
+        expect_refused(conf, P "topic", "orders", start,
+                       "sticky before the plugin");
+        conf_get(conf, "sticky.partitioning.linger.ms", val, sizeof(val));
+        assert_string_equal(val, "5");
+        rd_kafka_conf_destroy(conf);
+        conf = conf_with(NULL, five, "sticky after the plugin");
+        expect_refused(conf, P "topic", "orders", start,
+                       "sticky after the plugin");
+        rd_kafka_conf_destroy(conf);
+
+        /* A consumer (its bucket set first) is no producer of the topic. */
+        conf = conf_with(five, bucket_first, "sticky on a consumer");
+        set_all_ok(conf, producer_example, "sticky on a consumer");
+        rd_kafka_conf_destroy(conf);
+
+        /* 0 is kept; librdkafka's default cannot be told from unset and is
+         * replaced by 0. */
+        conf = conf_with(zero, producer_example, "sticky 0 before");
+        conf_get(conf, "sticky.partitioning.linger.ms", val, sizeof(val));
+        assert_string_equal(val, "0");
+        rd_kafka_conf_destroy(conf);
+        conf = conf_with(dflt, producer_example, "sticky default before");
+        conf_get(conf, "sticky.partitioning.linger.ms", val, sizeof(val));
+        assert_string_equal(val, "0");
+        rd_kafka_conf_destroy(conf);
+}
+
+/* --- the errors table of docs/configuration.md ---------------------------- */
+
+static char long_name[66], long_delimiter[18], long_value[4098],
+    long_topic[251], many_buckets[1024];
+
+static void fill_long_values(void) {
+        size_t at = 0;
+        int i;
+        memset(long_name, 'G', 65);
+        memset(long_delimiter, '#', 17);
+        memset(long_value, 'B', 4097);
+        memset(long_topic, 't', 250);
+        for (i = 1; i <= 65; i++)
+                at += (size_t)snprintf(many_buckets + at,
+                                       sizeof(many_buckets) - at, "%sb%d",
+                                       i > 1 ? ", " : "", i);
+}
+
+/* One example of a row: \p early before the plugin, \p after it (all
+ * accepted, the producer example first unless \p bare), then \p bad, which
+ * must be refused. */
+typedef struct {
+        const char *row; /* the row's first column, as written */
+        int bare;
+        kv_t early[2];
+        kv_t after[3];
+        kv_t bad;
+} trigger_t;
+
+#define NONE {{NULL, NULL}}
+#define ALLOC P "allocation"
+
+/* In the order of the examples in each row. */
+static const trigger_t triggers[] = {
+    {"empty value of any property but `bucket.priority.fallback.assignor` "
+     "(see [Empty values](#empty-values))",
+     0, NONE, NONE, {P "layout", ""}},
+    {"empty bucket list", 0, NONE, NONE, {P "buckets", ""}},
+    {"empty bucket name", 0, NONE, NONE, {P "buckets", "Gold,"}},
+    {"duplicate bucket", 0, NONE, NONE, {P "buckets", "Gold, Gold"}},
+    {"name with the delimiter (also when the delimiter is set second)", 0,
+     NONE, NONE, {P "buckets", "Gold-1, Silver"}},
+    {"name with the delimiter (also when the delimiter is set second)", 0,
+     NONE, {{P "buckets", "Gold_Star, Silver"}}, {P "delimiter", "_"}},
+    {"name longer than 64 bytes, more than 64 buckets", 0, NONE, NONE,
+     {P "buckets", long_name}},
+    {"name longer than 64 bytes, more than 64 buckets", 0, NONE, NONE,
+     {P "buckets", many_buckets}},
+    {"allocation count differs from bucket count (named after whichever was "
+     "set second)",
+     0, NONE, NONE, {ALLOC, "50, 30, 20"}},
+    {"not a number, NaN, infinity", 0, NONE, NONE, {ALLOC, "70%, abc"}},
+    {"not a number, NaN, infinity", 0, NONE, NONE, {ALLOC, "nan, 30"}},
+    {"not a number, NaN, infinity", 0, NONE, NONE, {ALLOC, "inf, 30"}},
+    {"zero, negative, above 100", 0, NONE, NONE, {ALLOC, "100, 0"}},
+    {"zero, negative, above 100", 0, NONE, NONE, {ALLOC, "-30, 130"}},
+    {"zero, negative, above 100", 0, NONE, NONE, {ALLOC, "100.5, 30"}},
+    {"more than 4 decimals", 0, NONE, NONE,
+     {ALLOC, "69.99999, 30.00001"}},
+    {"sum other than 100", 0, NONE, NONE, {ALLOC, "70, 20"}},
+    {"unknown layout, within", 0, NONE, NONE, {P "layout", "zigzag"}},
+    {"unknown layout, within", 0, NONE, NONE, {P "within", "sticky"}},
+    {"unknown fallback", 0, NONE, NONE,
+     {P "fallback.partitioner", "Silver"}},
+    {"empty delimiter", 0, NONE, NONE, {P "delimiter", ""}},
+    {"delimiter longer than 16 bytes", 0, NONE, NONE,
+     {P "delimiter", long_delimiter}},
+    {"value longer than 4096 bytes", 0, NONE, NONE,
+     {P "buckets", long_value}},
+    {"empty topic", 0, NONE, NONE, {P "topic", ""}},
+    {"topic longer than 249 characters", 0, NONE, NONE,
+     {P "topic", long_topic}},
+    {"consumer bucket not listed (whichever of the two is set second)", 1,
+     NONE, {{P "bucket", "Silver"}}, {P "buckets", "Platinum, Gold"}},
+    {"bad boolean", 0, NONE, NONE, {P "group.per.bucket", "maybe"}},
+    {"unknown schedule", 0, NONE, NONE, {P "schedule", "fastest"}},
+    {"threshold not a whole number, negative", 0, NONE, NONE,
+     {P "lag.threshold", "-1"}},
+    {"threshold above 10^15", 0, NONE, NONE,
+     {P "lag.threshold", "99999999999999999999"}},
+    {"unknown `bucket.priority.*` name", 0, NONE, NONE,
+     {P "bukets", "Platinum, Gold"}},
+    {"another assignor on a consumer, or an empty one (librdkafka would "
+     "reset it to `range,roundrobin`)",
+     1, NONE, {{P "bucket", "Gold"}},
+     {"partition.assignment.strategy", "cooperative-sticky"}},
+    {"another assignor on a consumer, or an empty one (librdkafka would "
+     "reset it to `range,roundrobin`)",
+     1, NONE, {{P "bucket", "Gold"}}, {"partition.assignment.strategy", ""}},
+    {"the consumer's bucket after another assignor was set, before or after "
+     "the plugin",
+     1, {{"partition.assignment.strategy", "cooperative-sticky"}}, NONE,
+     {P "bucket", "Gold"}},
+    {"`group.protocol=consumer` on a consumer", 1, NONE,
+     {{P "bucket", "Gold"}}, {"group.protocol", "consumer"}},
+    {"sticky partitioning on a producer, or an empty value (librdkafka "
+     "would reset it to 10)",
+     0, NONE, NONE, {"sticky.partitioning.linger.ms", "5"}},
+    {"sticky partitioning on a producer, or an empty value (librdkafka "
+     "would reset it to 10)",
+     0, NONE, NONE, {"sticky.partitioning.linger.ms", ""}},
+    {"the first producer property after sticky partitioning was set above "
+     "0, before or after the plugin",
+     1, {{"sticky.partitioning.linger.ms", "5"}}, NONE,
+     {P "topic", "orders"}},
+};
+#define TRIGGER_CNT (sizeof(triggers) / sizeof(triggers[0]))
+
+/* Whether \p text matches \p pattern, where "..." stands for any text. */
+static int matches(const char *text, const char *pattern) {
+        const char *dots = strstr(pattern, "...");
+        size_t head = dots ? (size_t)(dots - pattern) : strlen(pattern);
+        const char *rest, *at;
+
+        if (!dots)
+                return !strcmp(text, pattern);
+        if (strncmp(text, pattern, head))
+                return 0;
+        rest = dots + 3;
+        for (at = text + head;; at++) {
+                if (matches(at, rest))
+                        return 1;
+                if (!*at)
+                        return 0;
+        }
+}
+
+/* Runs a trigger; returns the errstr in \p err, or fails. */
+static void run_trigger(const trigger_t *t, char *err, size_t size) {
+        rd_kafka_conf_t *conf = conf_with(t->early, NULL, t->row);
+        rd_kafka_conf_res_t r;
+
+        if (!t->bare)
+                set_all_ok(conf, producer_example, t->row);
+        set_all_ok(conf, t->after, t->row);
+        err[0] = '\0';
+        r = bp_test_set(conf, t->bad.name, t->bad.value, err, size);
+        rd_kafka_conf_destroy(conf);
+        if (r != RD_KAFKA_CONF_INVALID)
+                fail_msg("row \"%s\": %s=\"%.40s\" not refused (%d)", t->row,
+                         t->bad.name, t->bad.value, (int)r);
+}
+
+/* The message starts with "<a property set>: invalid value \"". */
+static int starts_as_documented(const trigger_t *t, const char *err) {
+        const kv_t *lists[] = {t->early, t->after, &t->bad,
+                               t->bare ? NULL : producer_example};
+        char start[160];
+        size_t i;
+        const kv_t *kv;
+
+        for (i = 0; i < 4; i++)
+                for (kv = lists[i]; kv && kv->name; kv++) {
+                        snprintf(start, sizeof(start),
+                                 "%s: invalid value \"", kv->name);
+                        if (!strncmp(err, start, strlen(start)))
+                                return 1;
+                        if (kv == &t->bad)
+                                break;
+                }
+        return 0;
+}
+
+/* Reads the errors table: one row per line after "## Errors". */
+typedef struct {
+        char label[512];
+        char examples[8][600];
+        int example_cnt;
+} doc_row_t;
+
+static int read_rows(doc_row_t *rows, int max) {
+        char path[1024], line[8192];
+        FILE *f;
+        int n = 0, in_section = 0, seen_table = 0;
+
+        snprintf(path, sizeof(path), "%s/docs/configuration.md",
+                 BP_SOURCE_DIR);
+        f = fopen(path, "r");
+        if (!f)
+                fail_msg("cannot open %s", path);
+        while (fgets(line, sizeof(line), f)) {
+                char *cell, *p, *q;
+                if (!strncmp(line, "## ", 3)) {
+                        in_section = !strcmp(line, "## Errors\n");
+                        continue;
+                }
+                if (!in_section || line[0] != '|') {
+                        if (seen_table && in_section)
+                                in_section = 0; /* the table ended */
+                        continue;
+                }
+                seen_table = 1;
+                if (!strncmp(line, "| Bad input", 11) ||
+                    !strncmp(line, "|---", 4))
+                        continue;
+                assert_true(n < max);
+                cell = line + 2;
+                p    = strstr(cell, " | ");
+                assert_non_null(p);
+                snprintf(rows[n].label, sizeof(rows[n].label), "%.*s",
+                         (int)(p - cell), cell);
+                rows[n].example_cnt = 0;
+                for (p += 3; (p = strchr(p, '`')); p = q + 1) {
+                        q = strchr(p + 1, '`');
+                        assert_non_null(q);
+                        assert_true(rows[n].example_cnt < 8);
+                        snprintf(rows[n].examples[rows[n].example_cnt++],
+                                 sizeof(rows[n].examples[0]), "%.*s",
+                                 (int)(q - p - 1), p + 1);
+                }
+                n++;
+        }
+        fclose(f);
+        return n;
+}
+
+static void test_errors_table_matches_docs(void **state) {
+        static doc_row_t rows[64];
+        char err[1024];
+        int n, i, k, failed = 0;
+        size_t t, used = 0;
+        (void)state;
+
+        fill_long_values();
+        n = read_rows(rows, 64);
+        assert_true(n >= 20);
+        for (i = 0; i < n; i++) {
+                k = 0;
+                for (t = 0; t < TRIGGER_CNT; t++) {
+                        if (strcmp(triggers[t].row, rows[i].label))
+                                continue;
+                        used++;
+                        run_trigger(&triggers[t], err, sizeof(err));
+                        if (k >= rows[i].example_cnt) {
+                                print_error("row \"%s\": more triggers than "
+                                            "examples\n",
+                                            rows[i].label);
+                                failed++;
+                        } else if (!matches(err, rows[i].examples[k])) {
+                                print_error("row \"%s\": documented\n  %s\n"
+                                            "but the message is\n  %s\n",
+                                            rows[i].label,
+                                            rows[i].examples[k], err);
+                                failed++;
+                        } else if (strlen(err) > 255) {
+                                /* confluent-kafka-python shows 255 */
+                                print_error("row \"%s\": \"%s\" is longer "
+                                            "than 255 bytes\n",
+                                            rows[i].label, err);
+                                failed++;
+                        } else if (!starts_as_documented(&triggers[t], err)) {
+                                print_error("row \"%s\": \"%s\" does not "
+                                            "start with a property set and "
+                                            "\": invalid value \\\"\"\n",
+                                            rows[i].label, err);
+                                failed++;
+                        }
+                        k++;
+                }
+                if (k != rows[i].example_cnt) {
+                        print_error("row \"%s\": %d examples, %d triggered "
+                                    "(add its trigger to test_conf_set.c)\n",
+                                    rows[i].label, rows[i].example_cnt, k);
+                        failed++;
+                }
+        }
+        if (used != TRIGGER_CNT) {
+                print_error("%zu triggers name no row of the table\n",
+                            TRIGGER_CNT - used);
+                failed++;
+        }
+        if (failed)
+                fail_msg("%d mismatches between docs/configuration.md and "
+                         "the plugin",
+                         failed);
+}
+
+/* --- the log of an incomplete configuration ------------------------------- */
+
+typedef struct {
+        pthread_mutex_t lock;
+        int cnt;
+        char name[128];
+        char text[1024];
+} seen_log_t;
+
+static seen_log_t seen = {PTHREAD_MUTEX_INITIALIZER, 0, "", ""};
+
+static void on_log(const rd_kafka_t *rk, int level, const char *fac,
+                   const char *buf) {
+        (void)level;
+        if (strcmp(fac, "BUCKETPRIO") ||
+            !strstr(buf, "not configured completely"))
+                return;
+        pthread_mutex_lock(&seen.lock);
+        seen.cnt++;
+        snprintf(seen.name, sizeof(seen.name), "%s", rd_kafka_name(rk));
+        snprintf(seen.text, sizeof(seen.text), "%s", buf);
+        pthread_mutex_unlock(&seen.lock);
+}
+
+/* Waits up to 5 s for the log; returns how many were seen. */
+static int wait_log(void) {
+        int i, cnt = 0;
+        for (i = 0; i < 500 && !cnt; i++) {
+                pthread_mutex_lock(&seen.lock);
+                cnt = seen.cnt;
+                pthread_mutex_unlock(&seen.lock);
+                if (!cnt) {
+                        struct timespec ts = {0, 10 * 1000 * 1000};
+                        nanosleep(&ts, NULL);
+                }
+        }
+        return cnt;
+}
+
+static void expect_named_log(rd_kafka_type_t type, const kv_t *props,
+                             const char *says) {
+        rd_kafka_conf_t *conf = conf_with(NULL, props, "incomplete");
+        char err[512];
+        rd_kafka_t *rk;
+
+        pthread_mutex_lock(&seen.lock);
+        seen.cnt = 0;
+        pthread_mutex_unlock(&seen.lock);
+        rd_kafka_conf_set_log_cb(conf, on_log);
+        rk = rd_kafka_new(type, conf, err, sizeof(err));
+        if (!rk)
+                fail_msg("rd_kafka_new: %s", err);
+        assert_int_equal(wait_log(), 1);
+        pthread_mutex_lock(&seen.lock);
+        assert_true(seen.name[0] != '\0');
+        assert_string_equal(seen.name, rd_kafka_name(rk));
+        assert_non_null(strstr(seen.text, says));
+        pthread_mutex_unlock(&seen.lock);
+        rd_kafka_destroy(rk);
+        assert_int_equal(seen.cnt, 1); /* logged once, not again at destroy */
+}
+
+static void test_incomplete_log_names_client(void **state) {
+        static const kv_t producer[] = {{P "topic", "orders"}, {NULL, NULL}};
+        static const kv_t consumer[] = {{P "bucket", "Gold"},
+                                        {P "topic", "orders"},
+                                        {"group.id", "app"},
+                                        {NULL, NULL}};
+        (void)state;
+        expect_named_log(RD_KAFKA_PRODUCER, producer,
+                         P "buckets is not set");
+        expect_named_log(RD_KAFKA_CONSUMER, consumer,
+                         P "buckets is not set");
+}
+
+int main(void) {
+        const struct CMUnitTest tests[] = {
+            cmocka_unit_test(test_empty_values_refused),
+            cmocka_unit_test(test_empty_dependencies_refused),
+            cmocka_unit_test(test_assignor_before_plugin),
+            cmocka_unit_test(test_sticky_before_plugin),
+            cmocka_unit_test(test_errors_table_matches_docs),
+            cmocka_unit_test(test_incomplete_log_names_client),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}
