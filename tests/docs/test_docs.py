@@ -23,7 +23,11 @@
 2. Every ```console block: each "$ COMMAND" line (bp-layout, bp-demo --help)
    is run and its output must equal the lines shown after it. Every
    bp-layout command in a ```sh block runs and exits 0. demo/run.sh --help
-   answers without building and lists bp-demo's options.
+   answers without building and lists bp-demo's options. A block of
+   another kind that shows "$ bp-..." fails (mark it ```console). A ```sh
+   block with kafka-consumer-groups.sh must be in docs/operations.md and
+   marked <!-- docs-test: broker=NAME --> with a NAME the broker suite's
+   "operations" scenario runs (tests/broker/broker_ops.py).
 3. Every relative link and anchor in README.md, docs/, demo/README.md,
    tests/broker/README.md and bench/README.md resolves: the file exists,
    the anchor is a heading's slug as GitHub makes it.
@@ -41,6 +45,9 @@ import subprocess
 import sys
 import tempfile
 
+ROOT = "."      # the source tree, set by main()
+# The marks tests/broker/broker_ops.py runs on a real broker.
+BROKER_MARKS = ("lag", "rename")
 FENCE = re.compile(r"^(\s*)(```+)\s*([\w-]*)\s*$")
 MARKER = re.compile(r"^\s*<!--\s*docs-test:(.*?)-->\s*$")
 
@@ -51,7 +58,7 @@ class Block:
         self.lines, self.marker = lines, marker
 
     def where(self):
-        return "%s:%d" % (os.path.relpath(self.path), self.line)
+        return "%s:%d" % (os.path.relpath(self.path, ROOT), self.line)
 
 
 def read_blocks(path):
@@ -251,7 +258,22 @@ def check_commands(a, files, errors):
         for b in read_blocks(f):
             if b.lang == "console":
                 ran += check_console(a, b, errors)
-            elif b.lang in ("sh", "bash"):
+                continue
+            if any(l.startswith("$ bp-") or l.startswith("$ build/bin/bp-")
+                   for l in b.lines):
+                errors.append("%s: a command with its output: mark the block "
+                              "```console so that the output is checked"
+                              % b.where())
+            if b.lang in ("sh", "bash") and \
+                    any("kafka-consumer-groups.sh" in l for l in b.lines):
+                mark = [t for t in b.marker or () if t.startswith("broker=")]
+                if not f.endswith(os.path.join("docs", "operations.md")) or \
+                        len(mark) != 1 or mark[0][7:] not in BROKER_MARKS:
+                    errors.append("%s: kafka-consumer-groups.sh commands are "
+                                  "run on a broker only in docs/operations.md"
+                                  " blocks marked <!-- docs-test: broker=%s "
+                                  "-->" % (b.where(), "|".join(BROKER_MARKS)))
+            if b.lang in ("sh", "bash"):
                 for line in b.lines:
                     cmd = line.split("#")[0].strip()
                     if not re.match(r"^(build/bin/)?bp-layout\s", cmd):
@@ -410,8 +432,9 @@ def main():
                 "demo-bin"):
         p.add_argument("--" + opt, required=True)
     a = p.parse_args()
+    global ROOT
     root = os.path.abspath(a.root)
-    a.root = root
+    a.root = ROOT = root
     md = lambda *names: [os.path.join(root, n) for n in names]
     docs = sorted(glob.glob(os.path.join(root, "docs", "*.md")))
     props_files = md("README.md") + docs + md("demo/README.md")
