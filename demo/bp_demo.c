@@ -80,7 +80,7 @@ static void intro(const demo_options_t *o, const demo_plugin_t *pl,
                "leaves.\n\n",
                sc->strict_consumers, demo_scenario_consumers(sc), group,
                o->brokers ? "       fetch.wait.max.ms=100                  "
-                            "(recommended for a list)\n"
+                            "(the plugin's, for a list)\n"
                           : "");
         if (o->brokers)
                 printf("Cluster: %s. Topics are created and deleted with "

@@ -29,6 +29,9 @@ process's output (*.dr, *.read, *.read.assign, *.log) for diagnosis.
                      (strict and weighted) under a deep bulk backlog,
                      through a rebalance, against a plain consumer
                      (broker_sched.py)
+  operations         docs/operations.md's lag per bucket and renaming a
+                     bucket's group with its offsets, with the commands the
+                     doc shows (broker_ops.py)
 
 The scenarios use the broker named by BP_BROKER_BOOTSTRAP, except
 broker_restart and failover, which start their own clusters with kafka.sh
@@ -224,11 +227,12 @@ class Consumer(Proc):
     """bp-broker-client consume: a C consumer of one bucket."""
 
     def __init__(self, env, name, topic, layout, bucket, group,
-                 reset="earliest", session_ms=6000, extra=(), bootstrap=None):
+                 reset="earliest", session_ms=6000, extra=(), bootstrap=None,
+                 buckets=None, allocation=None):
         self.bucket = bucket
         self.out = os.path.join(env.workdir, name + ".read")
-        args = self.program(env) + ["consume"] + env.common(topic, layout,
-                                                            bootstrap)
+        args = self.program(env) + ["consume"] + env.common(
+            topic, layout, bootstrap, buckets, allocation)
         args += ["--bucket", bucket, "--group", group, "--out", self.out,
                  "--reset", reset, "--session-ms", str(session_ms)]
         if os.environ.get("BP_BROKER_CONSUMER_DEBUG"):   # e.g. cgrp,topic
@@ -1016,6 +1020,13 @@ def scenario_failover(env, report):
                   bootstrap=cl.bootstrap)
 
 
+def scenario_operations(env, report):
+    """The procedures of docs/operations.md that need a broker, run with
+    the commands the doc shows: see broker_ops.py."""
+    import broker_ops
+    broker_ops.run(sys.modules[__name__], env, report)
+
+
 def scenario_scheduler(env, report):
     """One consumer serving "critical, bulk", strict and weighted: see
     broker_sched.py, which uses this module's processes and ledger."""
@@ -1032,6 +1043,7 @@ SCENARIOS = {
     "broker_restart": scenario_broker_restart,
     "failover": scenario_failover,
     "scheduler": scenario_scheduler,
+    "operations": scenario_operations,
 }
 
 
