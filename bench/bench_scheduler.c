@@ -48,6 +48,8 @@
  * p99 ratios strict / dedicated and plain / dedicated. Exits 1 if a
  * critical record was not received.
  */
+#include <errno.h>
+#include <getopt.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -459,6 +461,89 @@ static void usage(void) {
         exit(2);
 }
 
+/* A whole decimal number in [lo, hi] for option \p name, or usage(). */
+static long number(const char *name, const char *v, long lo, long hi) {
+        char *end;
+        long n;
+
+        errno = 0;
+        n     = strtol(v, &end, 10);
+        if (errno || end == v || *end || n < lo || n > hi) {
+                fprintf(stderr,
+                        "bp-bench-scheduler: --%s \"%s\": expected a whole "
+                        "number from %ld to %ld\n",
+                        name, v, lo, hi);
+                exit(2);
+        }
+        return n;
+}
+
+static void parse_options(int argc, char **argv) {
+        static const struct option longopts[] = {
+            {"rounds", required_argument, NULL, 'r'},
+            {"bulk", required_argument, NULL, 'b'},
+            {"rate", required_argument, NULL, 'R'},
+            {"seconds", required_argument, NULL, 's'},
+            {"work-us", required_argument, NULL, 'w'},
+            {"work", required_argument, NULL, 'W'},
+            {"fetch-wait-ms", required_argument, NULL, 'f'},
+            {"linger-ms", required_argument, NULL, 'l'},
+            {"only", required_argument, NULL, 'o'},
+            {"prop", required_argument, NULL, 'p'},
+            {NULL, 0, NULL, 0}};
+        int c;
+
+        while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+                switch (c) {
+                case 'r':
+                        opt.rounds =
+                            (int)number("rounds", optarg, 1, MAX_ROUNDS);
+                        break;
+                case 'b':
+                        opt.bulk = number("bulk", optarg, 1, 100000000);
+                        break;
+                case 'R':
+                        opt.rate = (int)number("rate", optarg, 1, 100000);
+                        break;
+                case 's':
+                        opt.seconds = (int)number("seconds", optarg, 1, 3600);
+                        break;
+                case 'w':
+                        opt.work_us =
+                            (int)number("work-us", optarg, 0, 1000000);
+                        break;
+                case 'W':
+                        if (strcmp(optarg, "busy") && strcmp(optarg, "sleep"))
+                                usage();
+                        opt.busy = !strcmp(optarg, "busy");
+                        break;
+                case 'f':
+                        opt.fetch_wait_ms =
+                            (int)number("fetch-wait-ms", optarg, 1, 60000);
+                        break;
+                case 'l':
+                        number("linger-ms", optarg, 0, 900000);
+                        opt.linger_ms = optarg;
+                        break;
+                case 'o':
+                        if (strcmp(optarg, "dedicated") &&
+                            strcmp(optarg, "strict") && strcmp(optarg, "plain"))
+                                usage();
+                        opt.only = optarg;
+                        break;
+                case 'p':
+                        if (opt.prop_cnt == 16 || !strchr(optarg, '='))
+                                usage();
+                        opt.props[opt.prop_cnt++] = optarg;
+                        break;
+                default:
+                        usage();
+                }
+        }
+        if (optind < argc)
+                usage();
+}
+
 int main(int argc, char **argv) {
         static result_t res[MAX_ROUNDS][SETUP__CNT];
         double p99s[SETUP__CNT][MAX_ROUNDS], p50s[SETUP__CNT][MAX_ROUNDS],
@@ -471,34 +556,7 @@ int main(int argc, char **argv) {
 
         opt.plugin = getenv("BP_PLUGIN_PATH") ? getenv("BP_PLUGIN_PATH")
                                               : BENCH_PLUGIN_PATH;
-        for (i = 1; i < argc; i++) {
-                const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-                if (!v)
-                        usage();
-                if (!strcmp(a, "--rounds"))
-                        opt.rounds = atoi(v);
-                else if (!strcmp(a, "--bulk"))
-                        opt.bulk = atol(v);
-                else if (!strcmp(a, "--rate"))
-                        opt.rate = atoi(v);
-                else if (!strcmp(a, "--seconds"))
-                        opt.seconds = atoi(v);
-                else if (!strcmp(a, "--work-us"))
-                        opt.work_us = atoi(v);
-                else if (!strcmp(a, "--work"))
-                        opt.busy = !strcmp(v, "busy");
-                else if (!strcmp(a, "--fetch-wait-ms"))
-                        opt.fetch_wait_ms = atoi(v);
-                else if (!strcmp(a, "--linger-ms"))
-                        opt.linger_ms = v;
-                else if (!strcmp(a, "--only"))
-                        opt.only = v;
-                else if (!strcmp(a, "--prop") && opt.prop_cnt < 16)
-                        opt.props[opt.prop_cnt++] = v;
-                else
-                        usage();
-                i++;
-        }
+        parse_options(argc, argv);
         if (opt.rounds < 1 || opt.rounds > MAX_ROUNDS || opt.bulk < 1 ||
             opt.rate < 1 || opt.seconds < 1 || opt.work_us < 0 ||
             opt.fetch_wait_ms < 1)

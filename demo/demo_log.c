@@ -48,7 +48,10 @@ static void add(demo_log_kind_t kind, const char *text) {
         pthread_mutex_lock(&lock);
         t    = (double)(demo_now_us() - t0) / 1e6;
         line = ring[count % DEMO_LOG_LINES];
-        snprintf(line, DEMO_LOG_WIDTH, "%6.1fs  %s", t < 0 ? 0 : t, text);
+        /* A line longer than the view is cut to its width, on purpose. */
+        if (snprintf(line, DEMO_LOG_WIDTH, "%6.1fs  %s", t < 0 ? 0 : t,
+                     text) >= DEMO_LOG_WIDTH)
+                line[DEMO_LOG_WIDTH - 1] = '\0';
         kinds[count % DEMO_LOG_LINES] = kind;
         count++;
         pthread_mutex_unlock(&lock);

@@ -37,7 +37,30 @@ extern "C" {
 #define BP_API
 #endif
 
-/** Library version as text, e.g. "0.1.0". */
+/**
+ * The version of this header. CMakeLists.txt reads the project version
+ * from the three numbers below: they are the only place it is written.
+ * BP_VERSION is one integer, 0xMMmmpp (major, minor, patch), for
+ * compile-time checks such as `#if BP_VERSION >= 0x000100`.
+ */
+#define BP_VERSION_MAJOR 0
+#define BP_VERSION_MINOR 1
+#define BP_VERSION_PATCH 0
+#define BP_VERSION                                                             \
+        ((BP_VERSION_MAJOR << 16) | (BP_VERSION_MINOR << 8) | BP_VERSION_PATCH)
+#define BP_VERSION_TEXT_(x) #x
+#define BP_VERSION_TEXT(x) BP_VERSION_TEXT_(x)
+/** This header's version as text, e.g. "0.1.0". */
+#define BP_VERSION_STR                                                         \
+        BP_VERSION_TEXT(BP_VERSION_MAJOR)                                      \
+        "." BP_VERSION_TEXT(BP_VERSION_MINOR) "." BP_VERSION_TEXT(             \
+            BP_VERSION_PATCH)
+
+/**
+ * The version of the library running, as text ("0.1.0"): BP_VERSION_STR
+ * of the header it was built with, which may be newer than the one the
+ * application was compiled against.
+ */
 BP_API const char *bp_version(void);
 
 /**

@@ -16,10 +16,8 @@
 #include "../shared/bp_escape.h"
 
 #define BP_NAME "bucket-priority"
-#define BP_VERSION_TEXT "0.1.0"
-
 const char *bp_version(void) {
-        return BP_VERSION_TEXT;
+        return BP_VERSION_STR;
 }
 
 static rd_kafka_resp_err_t attach(rd_kafka_conf_t *conf, bp_client_t *c,

@@ -14,6 +14,8 @@ done
 # from Debian unless the machine already has them.
 command -v java >/dev/null || missing+=(default-jre-headless)
 command -v mvn >/dev/null || missing+=(maven)
+# The builds pass compiles with clang too (fuzz/run.sh adds its runtime).
+command -v clang >/dev/null || missing+=(clang)
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 echo "installing: ${missing[*]}"

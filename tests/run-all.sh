@@ -9,7 +9,10 @@
 #   5. the libFuzzer targets for a bounded time (fuzz/run.sh);
 #   6. the multi-threaded tests under ThreadSanitizer (tests/tsan/),
 #      the scheduler's mock test once.
-# Build trees go to build/test-*. Set BP_SKIP_VALGRIND=1, BP_SKIP_ASAN=1,
+# Before them, the builds pass: Release, MinSizeRel and Debug with gcc and
+# Release with clang, compiled with warnings as errors (BP_WERROR, on in
+# every build here). Build trees go to build/test-* and build/build-*. Set
+# BP_SKIP_BUILDS=1, BP_SKIP_VALGRIND=1, BP_SKIP_ASAN=1,
 # BP_SKIP_MATRIX=1, BP_SKIP_FUZZ=1, BP_SKIP_TSAN=1 or BP_SKIP_BROKER=1 to
 # leave a pass out
 # while developing; CI runs everything.
@@ -24,7 +27,7 @@ run_pass() { # name, extra cmake args...
   local name=$1; shift
   local dir="$root/build/test-$name"
   echo "=== $name: configure and build ($dir)"
-  cmake -S "$root" -B "$dir" "$@" >/dev/null
+  cmake -S "$root" -B "$dir" -DBP_WERROR=ON "$@" >/dev/null
   cmake --build "$dir" -j "$jobs" >/dev/null
   echo "=== $name: ctest"
   (cd "$dir" && ctest --output-on-failure -j "$jobs" ${BP_CTEST_ARGS:-})
@@ -45,6 +48,20 @@ if [ "${BP_SKIP_BROKER:-0}" != 1 ]; then
   BP_BROKER_BOOTSTRAP=$(tests/broker/kafka.sh start --dir "$broker_dir")
   export BP_BROKER_BOOTSTRAP
   rm -rf "$root"/build/test-*/tests/broker/work
+fi
+
+# Builds as users and packagers make them: each build type with gcc and a
+# Release build with clang, warnings as errors (compile only, a few seconds
+# each; the passes below test).
+if [ "${BP_SKIP_BUILDS:-0}" != 1 ]; then
+  for spec in gcc:Release gcc:MinSizeRel gcc:Debug clang:Release; do
+    cc=${spec%%:*} type=${spec#*:}
+    dir="$root/build/build-$cc-$type"
+    echo "=== build: $type with $cc, warnings as errors ($dir)"
+    CC=$cc cmake -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE="$type" \
+      -DBP_WERROR=ON >/dev/null
+    cmake --build "$dir" -j "$jobs" >/dev/null
+  done
 fi
 
 run_pass plain -DCMAKE_BUILD_TYPE=RelWithDebInfo

@@ -26,6 +26,12 @@ int main(void) {
                 return 1;
         }
         rd_kafka_conf_destroy(conf);
+        /* The library running is the one whose header was compiled. */
+        if (strcmp(bp_version(), BP_VERSION_STR)) {
+                fprintf(stderr, "bp_version() %s, header %s\n", bp_version(),
+                        BP_VERSION_STR);
+                return 1;
+        }
         printf("bucket-priority %s\n", bp_version());
         return 0;
 }
@@ -45,6 +51,10 @@ LD_LIBRARY_PATH="$libdir" "$scratch/app/build/app"
 # Keep the caller's PKG_CONFIG_PATH: it may name the librdkafka under test.
 export PKG_CONFIG_PATH="$libdir/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 cc "$scratch/app/main.c" $(pkg-config --cflags --libs bucketpriority) -o "$scratch/app2"
-LD_LIBRARY_PATH="$libdir:$(pkg-config --variable=libdir rdkafka)" "$scratch/app2"
+shown=$(LD_LIBRARY_PATH="$libdir:$(pkg-config --variable=libdir rdkafka)" "$scratch/app2")
+echo "$shown"
+# One version everywhere: the header's (bp_version()) is pkg-config's.
+[ "$shown" = "bucket-priority $(pkg-config --modversion bucketpriority)" ] ||
+        { echo "pkg-config says $(pkg-config --modversion bucketpriority)" >&2; exit 1; }
 "$prefix/bin/bp-layout" --buckets "a, b" --allocation "50, 50" --partitions 2 >/dev/null
 echo "install test passed"

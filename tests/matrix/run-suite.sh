@@ -97,7 +97,7 @@ run_pass() { # pass name, cmake args...
                 rm -rf "$dir"
         fi
         echo "=== librdkafka $version, $pass: configure and build ($dir)"
-        cmake -S "$root" -B "$dir" "$@" >/dev/null
+        cmake -S "$root" -B "$dir" -DBP_WERROR=ON "$@" >/dev/null
         cmake --build "$dir" -j "$jobs" >/dev/null
         check_runpath "$dir"
 

@@ -24,7 +24,7 @@ tests=("$@")
 [ ${#tests[@]} -gt 0 ] || tests=(test_partitioner_threads)
 
 echo "=== tsan: configure and build ($dir)"
-cmake -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE=Debug \
+cmake -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE=Debug -DBP_WERROR=ON \
   "-DCMAKE_C_FLAGS=-fsanitize=thread -g -O1" \
   -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread \
   -DCMAKE_SHARED_LINKER_FLAGS=-fsanitize=thread >/dev/null
