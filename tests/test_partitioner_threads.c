@@ -65,6 +65,18 @@ static rd_kafka_t *producer(bp_test_drs_t *drs, const char *within,
         return rk;
 }
 
+/* within=hash, as documented: librdkafka's murmur2 of the whole key over
+ * the bucket's partitions, from its first (contiguous layout: Platinum
+ * 0-7 and Gold 8-11 of 12, Platinum 0-16 and Gold 17-23 of 24). */
+static int32_t hash_expected(const rd_kafka_topic_t *rkt, const char *key,
+                             int n, int gold, int32_t cnt) {
+        int32_t first = gold ? (cnt == 24 ? 17 : 8) : 0;
+        int32_t count = gold ? (cnt == 24 ? 7 : 4) : (cnt == 24 ? 17 : 8);
+
+        return first + rd_kafka_msg_partitioner_murmur2(rkt, key, (size_t)n,
+                                                        count, NULL, NULL);
+}
+
 static void *hammer(void *arg) {
         worker_t *w = arg;
         char key[32];
@@ -77,6 +89,8 @@ static void *hammer(void *arg) {
                                gold ? "Gold" : "Platinum", w->id, i % 64);
                 cnt = w->grow && i % 2 ? 24 : 12;
                 p   = bp_partitioner(w->rkt, key, (size_t)n, cnt, NULL, NULL);
+                if (w->hash && p != hash_expected(w->rkt, key, n, gold, cnt))
+                        w->wrong++;
                 if (cnt == 24) {
                         /* 24 partitions: Platinum 0-16, Gold 17-23. */
                         if (gold ? p < 17 || p > 23 : p < 0 || p > 16)
@@ -156,17 +170,25 @@ static void test_roundrobin_exact_and_balanced(void **state) {
         bp_test_drs_free(&drs);
 }
 
+/* within=hash: every record on the partition librdkafka's murmur2 gives
+ * its key within its bucket, so one key always lands on one partition. */
 static void test_hash_keeps_keys_together(void **state) {
         bp_test_drs_t drs = {0};
         rd_kafka_topic_t *rkt;
         rd_kafka_t *rk = producer(&drs, "hash", &rkt);
         worker_t w[THREADS];
-        int t;
+        int total[12] = {0}, t, p;
 
         (void)state;
         run(rkt, w, 0, 1);
-        for (t = 0; t < THREADS; t++)
+        for (t = 0; t < THREADS; t++) {
                 assert_int_equal(w[t].wrong, 0);
+                for (p = 0; p < 12; p++)
+                        total[p] += w[t].counts[p];
+        }
+        /* Keys spread over every partition of their bucket. */
+        for (p = 0; p < 12; p++)
+                assert_true(total[p] > 0);
         rd_kafka_topic_destroy(rkt);
         rd_kafka_destroy(rk);
         bp_test_drs_free(&drs);
