@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "bench_priority.h"
-#include "demo_svg.h"
+#include "demo_kit.h"
 
 /* Targets of issue 5: (b) within 1.5x of (c), 50x below (a). */
 #define TARGET_B_OVER_C 1.5

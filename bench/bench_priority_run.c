@@ -15,10 +15,7 @@
 
 #include "bench_priority.h"
 #include "bench_priority_worker.h"
-#include "demo_cluster.h"
-#include "demo_log.h"
-#include "demo_producer.h"
-#include "demo_time.h"
+#include "demo_kit.h"
 
 #define TICK_US 100000
 #define JOIN_TIMEOUT_S 60

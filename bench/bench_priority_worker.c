@@ -8,8 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "demo_producer.h"
-#include "demo_time.h"
+#include "demo_kit.h"
 
 #define POLL_MS 10
 #define PUBLISH_US 100000

@@ -19,8 +19,7 @@
 
 #include <librdkafka/rdkafka.h>
 
-#include "demo_conf.h"
-#include "demo_stats.h"
+#include "demo_kit.h"
 
 typedef struct bpb_worker {
         int index;                 /**< For its client.id. */
