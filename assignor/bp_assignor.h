@@ -76,12 +76,6 @@ void bp_rebalance_chain(rd_kafka_t *rk,
                         rd_kafka_topic_partition_list_t *partitions,
                         void *opaque);
 
-/** Sets a librdkafka property on behalf of the user, without re-entering
- *  the plugin's own interceptor (partitioner/bp_plugin.c). */
-rd_kafka_conf_res_t bp_conf_set_own(bp_client_t *c, rd_kafka_conf_t *conf,
-                                    const char *name, const char *value,
-                                    char *errstr, size_t errstr_size);
-
 /** Partition count of \p topic from fresh metadata, or -1. */
 int32_t bp_topic_partition_count(rd_kafka_t *rk,
                                  const char *topic,

@@ -754,10 +754,6 @@ static rd_kafka_resp_err_t on_destroy(rd_kafka_t *rk, void *ic_opaque) {
 
 /* --- configuration time -------------------------------------------------- */
 
-rd_kafka_conf_res_t bp_conf_set_own(bp_client_t *c, rd_kafka_conf_t *conf,
-                                    const char *name, const char *value,
-                                    char *errstr, size_t errstr_size);
-
 /* The librdkafka properties a consumer of several buckets gets, unless
  * the user set them (bit i of sched_user_set, sched_set: tuned[i]). */
 static const struct {

@@ -183,6 +183,12 @@ static inline const bp_layout_t *bp_client_layout(bp_client_t *c,
  *  of \p conf (rebalance_cb, log_cb, ...), or NULL when unset. */
 void *bp_conf_pointer(const rd_kafka_conf_t *conf, const char *name);
 
+/** Sets a librdkafka property on behalf of the user, without re-entering
+ *  the plugin's own interceptor (defined in bp_plugin.c). */
+rd_kafka_conf_res_t bp_conf_set_own(bp_client_t *c, rd_kafka_conf_t *conf,
+                                    const char *name, const char *value,
+                                    char *errstr, size_t errstr_size);
+
 /** The same for a topic configuration (partitioner_cb). */
 void *bp_topic_conf_pointer(const rd_kafka_topic_conf_t *tconf,
                             const char *name);

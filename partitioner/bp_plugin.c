@@ -25,8 +25,6 @@ static rd_kafka_resp_err_t attach(rd_kafka_conf_t *conf, bp_client_t *c,
 
 /* --- configuration time -------------------------------------------------- */
 
-/* Sets a librdkafka property on behalf of the user, without re-entering
- * our own interceptor. */
 rd_kafka_conf_res_t bp_conf_set_own(bp_client_t *c, rd_kafka_conf_t *conf,
                                     const char *name, const char *value,
                                     char *errstr, size_t errstr_size) {
