@@ -12,7 +12,7 @@
 #include <time.h>
 
 #include "../include/bucket_priority.h"
-#include "bp_assignor.h"
+#include "bp_consumer.h"
 #include "bp_scheduler.h"
 
 /* Whether the application asked for rebalances as events
@@ -78,7 +78,7 @@ static rd_kafka_resp_err_t note_unmapped_join(rd_kafka_t *rk,
         return RD_KAFKA_RESP_ERR_NO_ERROR;
 }
 
-rd_kafka_resp_err_t bp_assignor_on_new(bp_client_t *c,
+rd_kafka_resp_err_t bp_consumer_on_new(bp_client_t *c,
                                        rd_kafka_t *rk,
                                        const rd_kafka_conf_t *conf,
                                        char *errstr,
@@ -95,9 +95,9 @@ rd_kafka_resp_err_t bp_assignor_on_new(bp_client_t *c,
         if (takes_rebalance_events(conf) && !c->cfg.events_mapped) {
                 warn_events(c);
                 rd_kafka_interceptor_add_on_request_sent(
-                    rk, "bucket-priority", note_unmapped_join, c);
+                    rk, BP_NAME, note_unmapped_join, c);
         }
-        rd_kafka_interceptor_add_on_consume(rk, "bucket-priority",
+        rd_kafka_interceptor_add_on_consume(rk, BP_NAME,
                                             bp_safety_on_consume, c);
         cb = bp_conf_pointer(conf, "rebalance_cb");
         if (cb && cb != (void *)bp_rebalance_cb &&

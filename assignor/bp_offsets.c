@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bp_assignor.h"
+#include "bp_consumer.h"
 #include "bp_scheduler.h"
 
 /* Committed offsets of this consumer's group for every partition of the

@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "../include/bucket_priority.h"
-#include "../partitioner/bp_registry.h"
+#include "../plugin/bp_registry.h"
 #include "../shared/bp_mapping.h"
-#include "bp_assignor.h"
+#include "bp_consumer.h"
 #include "bp_scheduler.h"
 
 int32_t bp_topic_partition_count(rd_kafka_t *rk,

@@ -25,7 +25,7 @@
 #include <time.h>
 
 #include "../include/bucket_priority.h"
-#include "../partitioner/bp_registry.h"
+#include "../plugin/bp_registry.h"
 
 #define SCHED_NAME "bucket-priority-scheduler"
 

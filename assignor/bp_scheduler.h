@@ -43,9 +43,9 @@
 #ifndef BP_SCHEDULER_H
 #define BP_SCHEDULER_H
 
-#include "../partitioner/bp_rdk.h"
+#include "../plugin/bp_rdk.h"
 
-#include "../partitioner/bp_client.h"
+#include "../plugin/bp_client.h"
 #include "../shared/bp_layout.h"
 
 typedef struct bp_scheduler bp_scheduler_t;

@@ -4,16 +4,9 @@
 #ifndef BP_BUILTINS_H
 #define BP_BUILTINS_H
 
-#include "bp_rdk.h"
+#include "../plugin/bp_rdk.h"
 
 #include "../shared/bp_config.h"
-
-typedef int32_t(rd_kafka_partitioner_cb)(const rd_kafka_topic_t *rkt,
-                                         const void *keydata,
-                                         size_t keylen,
-                                         int32_t partition_cnt,
-                                         void *rkt_opaque,
-                                         void *msg_opaque);
 
 /**
  * The librdkafka partitioner called \p name ("murmur2_random", ...), or

@@ -10,8 +10,8 @@
 #include "../include/bucket_priority.h"
 #include "../shared/bp_escape.h"
 #include "../shared/bp_key.h"
-#include "bp_client.h"
-#include "bp_registry.h"
+#include "../plugin/bp_client.h"
+#include "../plugin/bp_registry.h"
 
 /* An out-of-range partition: librdkafka fails the record at once with
  * RD_KAFKA_RESP_ERR__UNKNOWN_PARTITION instead of queueing it. */

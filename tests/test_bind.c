@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #define BP_RDK_NO_MACROS /* the table's fields are read by name here */
-#include "partitioner/bp_rdk.h"
+#include "plugin/bp_rdk.h"
 
 /* An address inside libc: an object that loaded us without exporting any
  * librdkafka function, as a statically linked Go program does. */

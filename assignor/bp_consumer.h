@@ -1,14 +1,14 @@
 /*
- * bp_assignor.h - the consumer side's hooks into the plugin's interceptors
- * (configuration of the consumer's bucket and group, and the assignment
- * callbacks installed on the client).
+ * bp_consumer.h - the consumer side's hooks into the plugin core
+ * (plugin/bp_plugin.c): configuration of the consumer's bucket and group,
+ * and the rebalance callbacks and safety net installed on the client.
  */
-#ifndef BP_ASSIGNOR_H
-#define BP_ASSIGNOR_H
+#ifndef BP_CONSUMER_H
+#define BP_CONSUMER_H
 
-#include "../partitioner/bp_rdk.h"
+#include "../plugin/bp_rdk.h"
 
-#include "../partitioner/bp_client.h"
+#include "../plugin/bp_client.h"
 
 /** topic.metadata.refresh.interval.ms for bucket clients unless the user
  *  sets it: partitions added to the topic are seen within this time. */
@@ -19,14 +19,14 @@
 #define BP_REBALANCE_TIMEOUT_MS 10000
 
 /** Called from conf_init(), after the interceptors are registered. */
-void bp_assignor_on_conf_init(bp_client_t *c, rd_kafka_conf_t *conf);
+void bp_consumer_on_conf_init(bp_client_t *c, rd_kafka_conf_t *conf);
 
 /**
  * Called for every property set on the configuration before the
  * bucket.priority.* parser. Returns RD_KAFKA_CONF_UNKNOWN to let the
  * property continue, or OK / INVALID when the consumer side decided.
  */
-rd_kafka_conf_res_t bp_assignor_on_conf_set(bp_client_t *c,
+rd_kafka_conf_res_t bp_consumer_on_conf_set(bp_client_t *c,
                                             rd_kafka_conf_t *conf,
                                             const char *name,
                                             const char *value,
@@ -37,14 +37,14 @@ rd_kafka_conf_res_t bp_assignor_on_conf_set(bp_client_t *c,
  * Called after a bucket.priority.* property was applied; may set consumer
  * properties that follow from it. Returns RD_KAFKA_CONF_OK or INVALID.
  */
-rd_kafka_conf_res_t bp_assignor_after_conf_set(bp_client_t *c,
+rd_kafka_conf_res_t bp_consumer_after_conf_set(bp_client_t *c,
                                                rd_kafka_conf_t *conf,
                                                const char *name,
                                                char *errstr,
                                                size_t errstr_size);
 
 /** Called from on_new() for every client. */
-rd_kafka_resp_err_t bp_assignor_on_new(bp_client_t *c,
+rd_kafka_resp_err_t bp_consumer_on_new(bp_client_t *c,
                                        rd_kafka_t *rk,
                                        const rd_kafka_conf_t *conf,
                                        char *errstr,
@@ -68,7 +68,7 @@ rd_kafka_resp_err_t bp_safety_on_consume(rd_kafka_t *rk,
 
 /**
  * The rebalance callback put in front of an application's own (see
- * bp_assignor_on_new()): maps the assignment and hands the application's
+ * bp_consumer_on_new()): maps the assignment and hands the application's
  * callback the mapped list, and on revocation the partitions it holds.
  */
 void bp_rebalance_chain(rd_kafka_t *rk,
@@ -81,4 +81,4 @@ int32_t bp_topic_partition_count(rd_kafka_t *rk,
                                  const char *topic,
                                  int timeout_ms);
 
-#endif /* BP_ASSIGNOR_H */
+#endif /* BP_CONSUMER_H */

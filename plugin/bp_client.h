@@ -14,7 +14,9 @@
 #include "../shared/bp_config.h"
 #include "../shared/bp_key.h"
 #include "../shared/bp_layout.h"
-#include "bp_builtins.h"
+
+/** The name the plugin registers its interceptors under. */
+#define BP_NAME "bucket-priority"
 
 /* librdkafka's defaults (the same from 2.0.2 to 2.15.1) for properties
  * the plugin sets itself: a value read before the plugin loaded that equals

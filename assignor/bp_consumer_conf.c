@@ -1,5 +1,5 @@
 /*
- * bp_assignor_conf.c - consumer side configuration: the bucket a consumer
+ * bp_consumer_conf.c - consumer side configuration: the bucket a consumer
  * serves turns into the properties a bucket consumer needs, whatever order
  * they are set in:
  *   - group.id "orders-app" becomes "orders-app.Gold" (one group per
@@ -15,7 +15,7 @@
 #include "../include/bucket_priority.h"
 #include "../shared/bp_escape.h"
 #include "../shared/bp_list.h"
-#include "bp_assignor.h"
+#include "bp_consumer.h"
 #include "bp_scheduler.h"
 
 #define BP_BUCKET "bucket.priority.bucket"
@@ -28,7 +28,7 @@ static int conf_text(const rd_kafka_conf_t *conf, const char *name,
                buf[0];
 }
 
-void bp_assignor_on_conf_init(bp_client_t *c, rd_kafka_conf_t *conf) {
+void bp_consumer_on_conf_init(bp_client_t *c, rd_kafka_conf_t *conf) {
         char val[256];
 
         /* Properties set before the plugin loaded. */
@@ -141,7 +141,7 @@ static rd_kafka_conf_res_t refuse_protocol(char *errstr, size_t errstr_size) {
         return RD_KAFKA_CONF_INVALID;
 }
 
-rd_kafka_conf_res_t bp_assignor_on_conf_set(bp_client_t *c,
+rd_kafka_conf_res_t bp_consumer_on_conf_set(bp_client_t *c,
                                             rd_kafka_conf_t *conf,
                                             const char *name,
                                             const char *value,
@@ -197,7 +197,7 @@ static void update_mask(bp_client_t *c) {
                 c->consumer_mask |= 1ull << c->cfg.consumer_buckets[k];
 }
 
-rd_kafka_conf_res_t bp_assignor_after_conf_set(bp_client_t *c,
+rd_kafka_conf_res_t bp_consumer_after_conf_set(bp_client_t *c,
                                                rd_kafka_conf_t *conf,
                                                const char *name,
                                                char *errstr,

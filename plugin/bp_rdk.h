@@ -100,6 +100,15 @@
  * (callers check). None is needed yet. */
 #define BP_RDK_OPTIONAL(X)
 
+/** A partitioner callback's type (rdkafka.h spells it out in each
+ *  declaration instead of naming it). */
+typedef int32_t(rd_kafka_partitioner_cb)(const rd_kafka_topic_t *rkt,
+                                         const void *keydata,
+                                         size_t keylen,
+                                         int32_t partition_cnt,
+                                         void *rkt_opaque,
+                                         void *msg_opaque);
+
 #define BP_RDK_FIELD(name) __typeof__(&name) name;
 /** The bound functions, one field per function, named after it. */
 typedef struct bp_rdk {

@@ -1,0 +1,223 @@
+/*
+ * bp_producer.c - the producer side of the plugin: sticky partitioning
+ * kept off, the bucket partitioner installed on the configuration, and the
+ * bucket topic's handle kept on it once the client runs (see
+ * bp_producer.h). The routing itself is bp_partitioner.c.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../include/bucket_priority.h"
+#include "../plugin/bp_registry.h"
+#include "../shared/bp_escape.h"
+#include "bp_builtins.h"
+#include "bp_producer.h"
+
+/* --- configuration time -------------------------------------------------- */
+
+/* librdkafka skips custom partitioners for NULL-key records while
+ * sticky.partitioning.linger.ms > 0, which would put them on a sticky
+ * partition of any bucket: bucket producers run with it at 0. An empty
+ * value would make librdkafka reset it to its default (above 0). */
+static rd_kafka_conf_res_t watch_sticky(bp_client_t *c, const char *value,
+                                        char *errstr, size_t errstr_size) {
+        long v = value ? strtol(value, NULL, 10) : -1;
+        char shown[BP_SHOWN_VALUE_SIZE];
+
+        if ((v > 0 || !value) && c->producer_setup_done) {
+                snprintf(errstr, errstr_size,
+                         "sticky.partitioning.linger.ms: invalid value "
+                         "\"%s\" on a bucket-priority producer: must be "
+                         "0, because librdkafka bypasses the bucket "
+                         "partitioner for records without a key while it is "
+                         "above 0 (such records would land in any bucket)",
+                         bp_shown_value(value, shown));
+                return RD_KAFKA_CONF_INVALID;
+        }
+        c->sticky_user_value = (int)(v < 0 ? -1 : v);
+        return RD_KAFKA_CONF_UNKNOWN; /* librdkafka stores it */
+}
+
+/* The first producer property of a client whose user chose sticky
+ * partitioning (before or after the plugin loaded) is refused: the plugin
+ * would have to overwrite that choice. */
+static rd_kafka_conf_res_t refuse_for_sticky(const bp_client_t *c,
+                                             const char *name,
+                                             const char *value,
+                                             char *errstr,
+                                             size_t errstr_size) {
+        char shown[BP_SHOWN_VALUE_SIZE];
+
+        snprintf(errstr, errstr_size,
+                 "%s: invalid value \"%s\": sticky.partitioning.linger.ms "
+                 "is %d, and librdkafka bypasses the bucket partitioner for "
+                 "records without a key while it is above 0; set it to 0 or "
+                 "leave it unset",
+                 name, bp_shown_value(value, shown), c->sticky_user_value);
+        return RD_KAFKA_CONF_INVALID;
+}
+
+/* Properties that only a consumer reads: they make no producer set-up. */
+static int consumer_only(const char *name) {
+        return !strcmp(name, "bucket.priority.bucket") ||
+               !strcmp(name, "bucket.priority.group.per.bucket") ||
+               !strcmp(name, "bucket.priority.rebalance.events.mapped");
+}
+
+rd_kafka_conf_res_t bp_producer_on_conf_set(bp_client_t *c,
+                                            const char *name,
+                                            const char *value,
+                                            char *errstr,
+                                            size_t errstr_size) {
+        if (!strcmp(name, "sticky.partitioning.linger.ms"))
+                return watch_sticky(c, value, errstr, errstr_size);
+        if (!strncmp(name, "bucket.priority.", 16) &&
+            !consumer_only(name) && c->cfg.consumer_bucket_cnt == 0 &&
+            c->sticky_user_value > 0)
+                return refuse_for_sticky(c, name, value, errstr, errstr_size);
+        return RD_KAFKA_CONF_UNKNOWN;
+}
+
+/* Choices made before the plugin loaded, which its own conf_set
+ * interceptor never saw: a value other than librdkafka's default is the
+ * user's (one equal to the default cannot be told from unset). */
+void bp_producer_on_conf_init(bp_client_t *c, const rd_kafka_conf_t *conf) {
+        char val[32];
+        size_t size = sizeof(val);
+
+        if (rd_kafka_conf_get(conf, "sticky.partitioning.linger.ms", val,
+                              &size) == RD_KAFKA_CONF_OK &&
+            strcmp(val, BP_RDK_DEFAULT_STICKY_LINGER_MS))
+                c->sticky_user_value = (int)strtol(val, NULL, 10);
+}
+
+/* What a producer of the bucket topic needs, done with the first
+ * bucket.priority.* property unless bucket.priority.bucket (consumers only)
+ * came first: consumers then get no "producer property" warnings. */
+static rd_kafka_conf_res_t producer_setup(bp_client_t *c,
+                                          rd_kafka_conf_t *conf,
+                                          char *errstr, size_t errstr_size) {
+        rd_kafka_topic_conf_t *tconf;
+
+        if (c->producer_setup_done || c->cfg.consumer_bucket_cnt > 0)
+                return RD_KAFKA_CONF_OK;
+        c->producer_setup_done = 1;
+        tconf = rd_kafka_conf_get_default_topic_conf(conf);
+        if (!tconf) {
+                tconf = rd_kafka_topic_conf_new();
+                rd_kafka_topic_conf_set_partitioner_cb(tconf, bp_partitioner);
+                rd_kafka_conf_set_default_topic_conf(conf, tconf);
+        } else {
+                rd_kafka_topic_conf_set_partitioner_cb(tconf, bp_partitioner);
+        }
+        if (c->sticky_user_value < 0)
+                return bp_conf_set_own(c, conf,
+                                       "sticky.partitioning.linger.ms", "0",
+                                       errstr, errstr_size);
+        return RD_KAFKA_CONF_OK;
+}
+
+rd_kafka_conf_res_t bp_producer_after_conf_set(bp_client_t *c,
+                                               rd_kafka_conf_t *conf,
+                                               const char *name,
+                                               char *errstr,
+                                               size_t errstr_size) {
+        if (consumer_only(name))
+                return RD_KAFKA_CONF_OK;
+        return producer_setup(c, conf, errstr, errstr_size);
+}
+
+/* --- client time --------------------------------------------------------- */
+
+static rd_kafka_resp_err_t on_send(rd_kafka_t *rk,
+                                   rd_kafka_message_t *rkmessage,
+                                   void *ic_opaque) {
+        bp_client_t *c = ic_opaque;
+        (void)rk;
+        if (__builtin_expect(bp_registry_find(rkmessage->rkt) != c, 0) &&
+            bp_registry_add(rkmessage->rkt, c))
+                bp_client_log_once(c, BP_ONCE_REGISTRY, 3,
+                                   "too many topic handles in this process; "
+                                   "records to topic \"%s\" fail",
+                                   rd_kafka_topic_name(rkmessage->rkt));
+        return RD_KAFKA_RESP_ERR_NO_ERROR;
+}
+
+/* A producer of the bucket topic: the partitioner must be the topic's,
+ * whatever the application does with topic configurations. */
+static void keep_bucket_topic(bp_client_t *c, rd_kafka_topic_conf_t *tconf) {
+        void *cb = tconf ? bp_topic_conf_pointer(tconf, "partitioner_cb")
+                         : NULL;
+
+        /* The default topic configuration replaced after the plugin loaded
+         * (node-rdkafka does): on_new() sees the client's live copy. */
+        if (tconf && !cb)
+                rd_kafka_topic_conf_set_partitioner_cb(tconf, bp_partitioner);
+        c->own_tconf = tconf ? rd_kafka_topic_conf_dup(tconf)
+                             : rd_kafka_topic_conf_new();
+        if (c->own_tconf)
+                rd_kafka_topic_conf_set_partitioner_cb(c->own_tconf,
+                                                       bp_partitioner);
+}
+
+void bp_producer_on_new(bp_client_t *c,
+                        rd_kafka_t *rk,
+                        rd_kafka_topic_conf_t *tconf) {
+        char name[64];
+        size_t size = sizeof(name);
+
+        c->other = bp_builtin_by_name(
+            tconf && rd_kafka_topic_conf_get(tconf, "partitioner", name,
+                                             &size) == RD_KAFKA_CONF_OK
+                ? name
+                : NULL);
+        c->fallback_fn = bp_builtin_fn(c->cfg.fallback_builtin);
+        if (rd_kafka_type(rk) != RD_KAFKA_PRODUCER)
+                return;
+        rd_kafka_interceptor_add_on_send(rk, BP_NAME, on_send, c);
+        if (c->mode == BP_MODE_BROKEN)
+                bp_client_log(c, 3, "%s; every record to %s fails",
+                              c->broken_reason,
+                              c->cfg.topic_set ? c->cfg.topic : "any topic");
+        if (c->mode != BP_MODE_PASSTHROUGH && c->cfg.topic_set)
+                keep_bucket_topic(c, tconf);
+}
+
+/* Made when librdkafka's main thread starts, before rd_kafka_new()
+ * returns: the bucket topic's handle with the bucket partitioner. An
+ * application that then creates the topic with a topic configuration of its
+ * own (kcat) is handed this handle by librdkafka, its configuration
+ * dropped, so its records are routed by bucket too. */
+void bp_producer_on_thread_start(bp_client_t *c, rd_kafka_t *rk) {
+        rd_kafka_topic_conf_t *tconf;
+
+        if (c->own_rkt || !c->own_tconf)
+                return;
+        tconf        = c->own_tconf;
+        c->own_tconf = NULL;
+        c->own_rkt   = rd_kafka_topic_new(rk, c->cfg.topic, tconf);
+        if (!c->own_rkt)
+                bp_client_log(c, 4,
+                              "cannot create topic handle \"%s\" early: a "
+                              "topic configuration given by the application "
+                              "for it would not use the bucket partitioner",
+                              c->cfg.topic);
+}
+
+void bp_producer_on_destroy(bp_client_t *c) {
+        if (c->own_rkt)
+                rd_kafka_topic_destroy(c->own_rkt);
+        c->own_rkt = NULL;
+        if (c->own_tconf)
+                rd_kafka_topic_conf_destroy(c->own_tconf);
+        c->own_tconf = NULL;
+}
+
+void bp_topic_conf_set_partitioner(rd_kafka_topic_conf_t *tconf) {
+        char errstr[BP_RDK_ERR_MAX + 8];
+
+        if (!tconf || bp_rdk_bind_default(errstr, sizeof(errstr)))
+                return;
+        rd_kafka_topic_conf_set_partitioner_cb(tconf, bp_partitioner);
+}

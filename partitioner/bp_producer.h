@@ -1,0 +1,52 @@
+/*
+ * bp_producer.h - the producer side's hooks into the plugin core
+ * (plugin/bp_plugin.c): what a producer of the bucket topic needs at
+ * configuration time (the bucket partitioner, sticky partitioning off) and
+ * once the client exists (the bucket topic's handle kept on the bucket
+ * partitioner whatever topic configuration the application brings).
+ */
+#ifndef BP_PRODUCER_H
+#define BP_PRODUCER_H
+
+#include "../plugin/bp_client.h"
+
+/** Called from conf_init(): reads choices made before the plugin loaded
+ *  (sticky.partitioning.linger.ms). */
+void bp_producer_on_conf_init(bp_client_t *c, const rd_kafka_conf_t *conf);
+
+/**
+ * Called for every property set on the configuration, before the consumer
+ * side and the bucket.priority.* parser. Returns RD_KAFKA_CONF_UNKNOWN to
+ * let the property continue, or INVALID when the producer side refused it.
+ */
+rd_kafka_conf_res_t bp_producer_on_conf_set(bp_client_t *c,
+                                            const char *name,
+                                            const char *value,
+                                            char *errstr,
+                                            size_t errstr_size);
+
+/** Called after bucket.priority.\p name was accepted: the first producer
+ *  property installs the bucket partitioner. OK or INVALID. */
+rd_kafka_conf_res_t bp_producer_after_conf_set(bp_client_t *c,
+                                               rd_kafka_conf_t *conf,
+                                               const char *name,
+                                               char *errstr,
+                                               size_t errstr_size);
+
+/** Called from on_new() for every client: the partitioner of other topics
+ *  and the fallback; for a producer, the on_send interceptor and the
+ *  bucket topic's configuration. \p tconf: the client's default topic
+ *  configuration, or NULL. */
+void bp_producer_on_new(bp_client_t *c,
+                        rd_kafka_t *rk,
+                        rd_kafka_topic_conf_t *tconf);
+
+/** Called when the client's main thread starts: makes the bucket topic's
+ *  handle, before the application can make it with a configuration of its
+ *  own. */
+void bp_producer_on_thread_start(bp_client_t *c, rd_kafka_t *rk);
+
+/** Called when the client is destroyed: releases that handle. */
+void bp_producer_on_destroy(bp_client_t *c);
+
+#endif /* BP_PRODUCER_H */
