@@ -4,7 +4,7 @@
  * bucket), from the same properties file the clients use.
  *
  *   bp-audit --config app.properties [--records N] [--timeout MS]
- *            [--growth-to N] [--json] [--watch S]
+ *            [--growth-to N] [--grown-from N1,N2] [--json] [--watch S]
  *            [--bootstrap B] [--topic T] [--group G] [--buckets ...]
  *            [--allocation ...] [--layout L] [--delimiter D]
  *            [-X name=value]...
@@ -25,6 +25,7 @@
 #include "audit/audit_props.h"
 #include "audit/audit_report.h"
 #include "bp_config.h"
+#include "bp_list.h"
 
 #define DEFAULT_RECORDS 100
 #define DEFAULT_TIMEOUT_MS 10000
@@ -40,7 +41,8 @@ static void usage(FILE *f) {
         fprintf(f,
                 "usage: bp-audit --config app.properties [--records N] "
                 "[--timeout MS]\n"
-                "                [--growth-to N] [--json] [--watch S]\n"
+                "                [--growth-to N] [--grown-from N1,N2] [--json] "
+                "[--watch S]\n"
                 "                [--bootstrap B] [--topic T] [--group G] "
                 "[--buckets B]\n"
                 "                [--allocation A] [--layout L] "
@@ -90,10 +92,35 @@ static int load_config(const audit_props_t *props, const char *path,
         return 0;
 }
 
+/* --grown-from "6,12": the partition counts the topic had before. */
+static int add_past(audit_t *a, const char *list) {
+        const char *cur = list, *item;
+        char num[16], err[512];
+        size_t len;
+        long n;
+
+        while (bp_list_next(&cur, &item, &len)) {
+                snprintf(num, sizeof(num), "%.*s", (int)(len < 15 ? len : 15),
+                         item);
+                if (len > 15 || (n = number("--grown-from", num, 1,
+                                            BP_MAX_PARTITIONS)) < 0) {
+                        if (len > 15)
+                                fprintf(stderr, "bp-audit: --grown-from "
+                                                "\"%s\": expected partition "
+                                                "counts such as 6,12\n",
+                                        list);
+                        return -1;
+                }
+                if (audit_add_past(a, (int32_t)n, err, sizeof(err)))
+                        return bad(err) ? -1 : -1;
+        }
+        return 0;
+}
+
 /* One audit of the cluster; prints it and returns the exit status. */
 static int audit_once(audit_cluster_t *c, const bp_config_t *cfg,
                       const char *group, int records, int32_t growth_to,
-                      int json) {
+                      const char *grown_from, int json) {
         char err[1024];
         int32_t n = audit_cluster_partitions(c, cfg->topic, err, sizeof(err));
         bp_layout_t *growth = NULL;
@@ -104,6 +131,10 @@ static int audit_once(audit_cluster_t *c, const bp_config_t *cfg,
                 return bad(err);
         if (audit_init(&a, cfg, group, n, err, sizeof(err)))
                 return bad(err);
+        if (grown_from && add_past(&a, grown_from)) {
+                audit_destroy(&a);
+                return 2;
+        }
         audit_cluster_watermarks(c, &a);
         audit_cluster_groups(c, &a);
         audit_cluster_routing(c, &a, records);
@@ -136,6 +167,7 @@ int main(int argc, char **argv) {
             {"records", required_argument, NULL, 'n'},
             {"timeout", required_argument, NULL, 'T'},
             {"growth-to", required_argument, NULL, 'G'},
+            {"grown-from", required_argument, NULL, 'F'},
             {"watch", required_argument, NULL, 'w'},
             {"json", no_argument, NULL, 'j'},
             {"help", no_argument, NULL, 'h'},
@@ -149,7 +181,7 @@ int main(int argc, char **argv) {
                                  ['d'] = "bucket.priority.delimiter"};
         audit_props_t props = {0}, overrides = {0};
         audit_cluster_t cluster;
-        const char *config = NULL;
+        const char *config = NULL, *grown_from = NULL;
         long records = DEFAULT_RECORDS, timeout = DEFAULT_TIMEOUT_MS,
              growth_to = 0, watch = 0;
         int json = 0, opt, i, rc = 2;
@@ -200,6 +232,9 @@ int main(int argc, char **argv) {
                                                 BP_MAX_PARTITIONS)) < 0)
                                 goto out;
                         break;
+                case 'F':
+                        grown_from = optarg;
+                        break;
                 case 'w':
                         if ((watch = number("--watch", optarg, 1, 86400)) < 0)
                                 goto out;
@@ -244,7 +279,8 @@ int main(int argc, char **argv) {
                         printf("\033[H\033[2J");
                 rc = audit_once(&cluster, &cfg, audit_props_get(&props,
                                                                 "group.id"),
-                                (int)records, (int32_t)growth_to, json);
+                                (int)records, (int32_t)growth_to, grown_from,
+                                json);
                 if (!watch || stop_watch)
                         break;
                 for (i = 0; i < watch && !stop_watch; i++)

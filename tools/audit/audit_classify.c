@@ -16,7 +16,7 @@ audit_key_class_t audit_classify_key(const audit_t *a, int32_t partition,
                 return AUDIT_KEY_UNKNOWN;
         if (b == a->layout->bucket_of[partition])
                 return AUDIT_KEY_IN_BUCKET;
-        if (a->history[partition] & (1ull << b))
+        if (a->past[partition] & (1ull << b))
                 return AUDIT_KEY_OLD_LAYOUT;
         return AUDIT_KEY_MISROUTED;
 }

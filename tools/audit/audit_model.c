@@ -33,7 +33,7 @@ static int fill_history(audit_t *a, char *err, size_t err_size) {
         int32_t n = a->layout->partition_cnt, cnt, p;
 
         for (p = 0; p < n; p++)
-                a->history[p] = 1ull << a->layout->bucket_of[p];
+                a->history[p] = a->past[p] = 1ull << a->layout->bucket_of[p];
         if (a->cfg->layout == BP_LAYOUT_STABLE || n > AUDIT_HISTORY_MAX)
                 return 0;
         for (cnt = a->cfg->bucket_cnt; cnt < n; cnt++) {
@@ -60,7 +60,8 @@ int audit_init(audit_t *a, const bp_config_t *cfg, const char *base_group,
                 return -1;
         a->parts   = calloc((size_t)partition_cnt, sizeof(*a->parts));
         a->history = calloc((size_t)partition_cnt, sizeof(*a->history));
-        if (!a->parts || !a->history) {
+        a->past    = calloc((size_t)partition_cnt, sizeof(*a->past));
+        if (!a->parts || !a->history || !a->past) {
                 snprintf(err, err_size, "out of memory");
                 audit_destroy(a);
                 return -1;
@@ -71,6 +72,27 @@ int audit_init(audit_t *a, const bp_config_t *cfg, const char *base_group,
                 audit_destroy(a);
                 return -1;
         }
+        return 0;
+}
+
+int audit_add_past(audit_t *a, int32_t partition_cnt, char *err,
+                   size_t err_size) {
+        bp_layout_t *l;
+        int32_t p;
+
+        if (partition_cnt >= a->layout->partition_cnt) {
+                snprintf(err, err_size,
+                         "--grown-from %d: not below the topic's %d "
+                         "partitions",
+                         (int)partition_cnt, (int)a->layout->partition_cnt);
+                return -1;
+        }
+        l = bp_layout_compute(a->cfg, partition_cnt, err, err_size);
+        if (!l)
+                return -1;
+        for (p = 0; p < partition_cnt; p++)
+                a->past[p] |= 1ull << l->bucket_of[p];
+        bp_layout_destroy(l);
         return 0;
 }
 
@@ -171,6 +193,7 @@ void audit_destroy(audit_t *a) {
         free(a->findings);
         free(a->parts);
         free(a->history);
+        free(a->past);
         bp_layout_destroy(a->layout);
         memset(a, 0, sizeof(*a));
 }

@@ -95,7 +95,11 @@ typedef struct audit {
         char base_group[256];
         bp_layout_t *layout;
         uint64_t *history; /**< Per partition: buckets that owned it at any
-                            *   count up to now (bit b = bucket b). */
+                            *   count up to now (bit b = bucket b): judges
+                            *   commits left behind. */
+        uint64_t *past;    /**< Per partition: buckets that owned it now or
+                            *   at a count given by audit_add_past(): judges
+                            *   keys written before a growth. */
         audit_partition_t *parts;
         audit_group_t *groups;
         int group_cnt;
@@ -108,6 +112,11 @@ typedef struct audit {
  *  \p err set. */
 int audit_init(audit_t *a, const bp_config_t *cfg, const char *base_group,
                int32_t partition_cnt, char *err, size_t err_size);
+
+/** Declares that the topic had \p partition_cnt partitions before (keys
+ *  of those layouts count as old_layout, not misrouted). 0 or -1. */
+int audit_add_past(audit_t *a, int32_t partition_cnt, char *err,
+                   size_t err_size);
 
 /** Adds a group with \p bucket_cnt buckets; returns its index or -1. */
 int audit_add_group(audit_t *a, const char *name, const int *buckets,
