@@ -272,8 +272,10 @@ int main(int argc, char **argv) {
                 bad(err);
                 goto out;
         }
-        signal(SIGINT, on_signal);
-        signal(SIGTERM, on_signal);
+        if (watch) {
+                signal(SIGINT, on_signal);
+                signal(SIGTERM, on_signal);
+        }
         for (;;) {
                 if (watch && !json && isatty(STDOUT_FILENO))
                         printf("\033[H\033[2J");

@@ -14,10 +14,17 @@
 
 #define MAX_GROUPS 256
 
+/* librdkafka's own log lines (connection retries...) would bury the report;
+ * every failure that matters reaches the user through bp-audit's message. */
+static void quiet_log(const rd_kafka_t *rk, int level, const char *fac,
+                      const char *buf) {
+        (void)rk, (void)level, (void)fac, (void)buf;
+}
+
 int audit_cluster_open(audit_cluster_t *c, const audit_props_t *props,
                        int timeout_ms, char *err, size_t err_size) {
         rd_kafka_conf_t *conf = rd_kafka_conf_new();
-        char group[64], e[512];
+        char e[512];
         int i;
 
         memset(c, 0, sizeof(*c));
@@ -41,21 +48,18 @@ int audit_cluster_open(audit_cluster_t *c, const audit_props_t *props,
                 rd_kafka_conf_destroy(conf);
                 return -1;
         }
-        /* A throw-away group id: librdkafka wants one for a consumer; the
-         * audit never joins it (assign() only) and commits nothing. */
-        snprintf(group, sizeof(group), "bp-audit-%ld", (long)getpid());
-        if (rd_kafka_conf_set(conf, "group.id", group, e, sizeof(e)) ||
-            rd_kafka_conf_set(conf, "enable.auto.commit", "false", e,
+        /* No group.id: the audit joins no group and commits nothing. */
+        if (rd_kafka_conf_set(conf, "enable.partition.eof", "true", e,
                               sizeof(e)) ||
-            rd_kafka_conf_set(conf, "enable.partition.eof", "true", e,
-                              sizeof(e)) ||
-            rd_kafka_conf_set(conf, "client.id", "bp-audit", e, sizeof(e)) ||
-            rd_kafka_conf_set(conf, "log_level", "3", e, sizeof(e))) {
+            rd_kafka_conf_set(conf, "client.id", "bp-audit", e, sizeof(e))) {
                 snprintf(err, err_size, "%s", e);
                 rd_kafka_conf_destroy(conf);
                 return -1;
         }
-        c->rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, e, sizeof(e));
+        if (!audit_props_get(props, "debug"))
+                rd_kafka_conf_set_log_cb(conf, quiet_log);
+        c->conf = rd_kafka_conf_dup(conf);
+        c->rk   = rd_kafka_new(RD_KAFKA_CONSUMER, conf, e, sizeof(e));
         if (!c->rk) {
                 snprintf(err, err_size, "cannot create a client: %s", e);
                 return -1;
@@ -118,19 +122,20 @@ void audit_cluster_watermarks(audit_cluster_t *c, audit_t *a) {
 
 /* Waits for the result event of \p type on \p q; NULL on timeout. */
 static rd_kafka_event_t *wait_result(rd_kafka_queue_t *q, int type,
-                                     int timeout_ms) {
+                                     int timeout_ms, int *abandoned) {
         rd_kafka_event_t *ev;
         while ((ev = rd_kafka_queue_poll(q, timeout_ms + 1000))) {
                 if (rd_kafka_event_type(ev) == type)
                         return ev;
                 rd_kafka_event_destroy(ev);
         }
+        *abandoned = 1;
         return NULL;
 }
 
 static rd_kafka_AdminOptions_t *options(audit_cluster_t *c,
                                         rd_kafka_admin_op_t op) {
-        rd_kafka_AdminOptions_t *o = rd_kafka_AdminOptions_new(c->rk, op);
+        rd_kafka_AdminOptions_t *o = rd_kafka_AdminOptions_new(c->admin, op);
         char e[256];
         rd_kafka_AdminOptions_set_request_timeout(o, c->timeout_ms, e,
                                                   sizeof(e));
@@ -174,10 +179,10 @@ static void list_multi_groups(audit_cluster_t *c, audit_t *a,
         size_t i, cnt, base = strlen(a->base_group);
         int buckets[BP_MAX_BUCKETS], n;
 
-        rd_kafka_ListConsumerGroups(c->rk, o, q);
+        rd_kafka_ListConsumerGroups(c->admin, o, q);
         rd_kafka_AdminOptions_destroy(o);
         ev = wait_result(q, RD_KAFKA_EVENT_LISTCONSUMERGROUPS_RESULT,
-                         c->timeout_ms);
+                         c->timeout_ms, &c->abandoned);
         if (!ev || rd_kafka_event_error(ev)) {
                 audit_add_finding(a, AUDIT_F_UNCHECKED, -1, -1, -1, -1, 0,
                                   "groups of several buckets not looked for: "
@@ -233,11 +238,11 @@ static void describe_groups(audit_cluster_t *c, audit_t *a,
 
         for (g = 0; g < a->group_cnt; g++)
                 names[g] = a->groups[g].name;
-        rd_kafka_DescribeConsumerGroups(c->rk, names, (size_t)a->group_cnt, o,
+        rd_kafka_DescribeConsumerGroups(c->admin, names, (size_t)a->group_cnt, o,
                                         q);
         rd_kafka_AdminOptions_destroy(o);
         ev = wait_result(q, RD_KAFKA_EVENT_DESCRIBECONSUMERGROUPS_RESULT,
-                         c->timeout_ms);
+                         c->timeout_ms, &c->abandoned);
         if (!ev || rd_kafka_event_error(ev)) {
                 audit_add_finding(a, AUDIT_F_UNCHECKED, -1, -1, -1, -1, 0,
                                   "ownership not checked: describing the "
@@ -293,11 +298,11 @@ static void read_offsets(audit_cluster_t *c, audit_t *a, int g,
         size_t cnt;
         int i;
 
-        rd_kafka_ListConsumerGroupOffsets(c->rk, &req, 1, o, q);
+        rd_kafka_ListConsumerGroupOffsets(c->admin, &req, 1, o, q);
         rd_kafka_ListConsumerGroupOffsets_destroy(req);
         rd_kafka_AdminOptions_destroy(o);
         ev = wait_result(q, RD_KAFKA_EVENT_LISTCONSUMERGROUPOFFSETS_RESULT,
-                         c->timeout_ms);
+                         c->timeout_ms, &c->abandoned);
         if (ev && !rd_kafka_event_error(ev)) {
                 res = rd_kafka_ListConsumerGroupOffsets_result_groups(
                     rd_kafka_event_ListConsumerGroupOffsets_result(ev), &cnt);
@@ -335,7 +340,7 @@ static void read_offsets(audit_cluster_t *c, audit_t *a, int g,
 void audit_cluster_groups(audit_cluster_t *c, audit_t *a) {
         const bp_config_t *cfg = a->cfg;
         rd_kafka_queue_t *q;
-        char name[512];
+        char name[512], e[512];
         int b, g;
 
         if (!a->base_group[0]) {
@@ -356,7 +361,19 @@ void audit_cluster_groups(audit_cluster_t *c, audit_t *a) {
                         audit_add_group(a, name, &b, 1);
                 }
         }
-        q = rd_kafka_queue_new(c->rk);
+        /* A client of its own for each round of group requests: one the
+         * cluster leaves unanswered (the mock cluster has no DescribeGroups)
+         * wedges the client that sent it, even rd_kafka_destroy(); such a
+         * client is left to the process's exit, the audit goes on. */
+        c->admin = rd_kafka_new(RD_KAFKA_PRODUCER, rd_kafka_conf_dup(c->conf),
+                                e, sizeof(e));
+        if (!c->admin) {
+                audit_add_finding(a, AUDIT_F_UNCHECKED, -1, -1, -1, -1, 0,
+                                  "ownership and lag not checked: %s", e);
+                return;
+        }
+        c->abandoned = 0;
+        q = rd_kafka_queue_new(c->admin);
         if (cfg->group_per_bucket)
                 list_multi_groups(c, a, q);
         if (a->group_cnt > 0)
@@ -364,19 +381,47 @@ void audit_cluster_groups(audit_cluster_t *c, audit_t *a) {
         for (g = 0; g < a->group_cnt; g++)
                 read_offsets(c, a, g, q);
         rd_kafka_queue_destroy(q);
+        if (!c->abandoned)
+                rd_kafka_destroy(c->admin);
+        c->admin = NULL;
+}
+
+static int64_t now_ms(void) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+/* Counts one fetched record or end-of-partition event; returns 1 once
+ * its partition is done. */
+static int take(audit_t *a, const rd_kafka_message_t *m) {
+        int32_t p = m->partition;
+        audit_partition_t *pt;
+
+        if (p < 0 || p >= a->layout->partition_cnt || a->parts[p].routing_read)
+                return 0;
+        pt = &a->parts[p];
+        if (m->err == RD_KAFKA_RESP_ERR__PARTITION_EOF ||
+            (!m->err && m->offset >= pt->high))
+                return pt->routing_read = 1;
+        if (m->err)
+                return 0;
+        audit_count_key(a, p, m->key, m->key_len);
+        if (m->offset >= pt->high - 1)
+                return pt->routing_read = 1;
+        return 0;
 }
 
 void audit_cluster_routing(audit_cluster_t *c, audit_t *a, int records) {
-        rd_kafka_topic_partition_list_t *tp =
-            rd_kafka_topic_partition_list_new(a->layout->partition_cnt);
+        /* The simple consumer API: fetches without any group protocol. */
+        rd_kafka_topic_t *rkt = rd_kafka_topic_new(c->rk, a->cfg->topic, NULL);
+        rd_kafka_queue_t *q   = rd_kafka_queue_new(c->rk);
         int32_t p, n = a->layout->partition_cnt;
         int pending = 0;
-        int64_t deadline;
-        rd_kafka_resp_err_t e;
-        struct timespec ts;
+        int64_t deadline = now_ms() + (int64_t)c->timeout_ms * 3;
 
         a->routing_records = records;
-        for (p = 0; p < n; p++) {
+        for (p = 0; rkt && p < n; p++) {
                 audit_partition_t *pt = &a->parts[p];
                 int64_t start;
                 if (pt->high < 0)
@@ -387,62 +432,39 @@ void audit_cluster_routing(audit_cluster_t *c, audit_t *a, int records) {
                 }
                 start = pt->high - records > pt->low ? pt->high - records
                                                      : pt->low;
-                rd_kafka_topic_partition_list_add(tp, a->cfg->topic, p)
-                    ->offset = start;
+                if (rd_kafka_consume_start_queue(rkt, p, start, q) == -1) {
+                        audit_add_finding(
+                            a, AUDIT_F_UNCHECKED, a->layout->bucket_of[p], p,
+                            -1, -1, 0, "partition %d: records not read: %s",
+                            (int)p, rd_kafka_err2str(rd_kafka_last_error()));
+                        continue;
+                }
+                pt->routing_started = 1;
                 pending++;
         }
-        if (pending && (e = rd_kafka_assign(c->rk, tp))) {
-                audit_add_finding(a, AUDIT_F_UNCHECKED, -1, -1, -1, -1, 0,
-                                  "routing not checked: %s",
-                                  rd_kafka_err2str(e));
-                pending = 0;
-        }
-        rd_kafka_topic_partition_list_destroy(tp);
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        deadline = ts.tv_sec * 1000LL + ts.tv_nsec / 1000000 +
-                   (int64_t)c->timeout_ms * 3;
-        while (pending > 0) {
-                rd_kafka_message_t *m = rd_kafka_consumer_poll(c->rk, 200);
-                audit_partition_t *pt;
-                clock_gettime(CLOCK_MONOTONIC, &ts);
-                if (ts.tv_sec * 1000LL + ts.tv_nsec / 1000000 > deadline) {
-                        if (m)
-                                rd_kafka_message_destroy(m);
-                        break;
-                }
+        while (pending > 0 && now_ms() < deadline) {
+                rd_kafka_message_t *m = rd_kafka_consume_queue(q, 200);
                 if (!m)
                         continue;
-                p = m->partition;
-                if (!m->rkt || strcmp(rd_kafka_topic_name(m->rkt),
-                                      a->cfg->topic) || p < 0 || p >= n ||
-                    a->parts[p].routing_read) {
-                        rd_kafka_message_destroy(m);
-                        continue;
-                }
-                pt = &a->parts[p];
-                if (m->err == RD_KAFKA_RESP_ERR__PARTITION_EOF ||
-                    (!m->err && m->offset >= pt->high)) {
-                        pt->routing_read = 1;
-                        pending--;
-                } else if (!m->err) {
-                        audit_count_key(a, p, m->key, m->key_len);
-                        if (m->offset >= pt->high - 1) {
-                                pt->routing_read = 1;
-                                pending--;
-                        }
-                }
+                pending -= take(a, m);
                 rd_kafka_message_destroy(m);
         }
-        rd_kafka_assign(c->rk, NULL);
-        for (p = 0; p < n; p++)
-                if (a->parts[p].high >= 0 && !a->parts[p].routing_read)
+        for (p = 0; p < n; p++) {
+                if (a->parts[p].routing_started)
+                        rd_kafka_consume_stop(rkt, p);
+                if (a->parts[p].routing_started && !a->parts[p].routing_read)
                         a->parts[p].routing_incomplete = 1;
+        }
+        rd_kafka_queue_destroy(q);
+        if (rkt)
+                rd_kafka_topic_destroy(rkt);
 }
 
 void audit_cluster_close(audit_cluster_t *c) {
-        if (c->rk) {
-                rd_kafka_consumer_close(c->rk);
+        if (c->rk)
                 rd_kafka_destroy(c->rk);
-        }
-        c->rk = NULL;
+        if (c->conf)
+                rd_kafka_conf_destroy(c->conf);
+        c->rk   = NULL;
+        c->conf = NULL;
 }

@@ -13,8 +13,11 @@
 #include "audit_props.h"
 
 typedef struct audit_cluster {
-        rd_kafka_t *rk;
+        rd_kafka_t *rk;         /**< Metadata, offsets, records. */
+        rd_kafka_conf_t *conf;  /**< Its configuration, for admin. */
+        rd_kafka_t *admin;      /**< Group requests (one per round). */
         int timeout_ms;
+        int abandoned; /**< A group request got no answer in time. */
 } audit_cluster_t;
 
 /** Creates the client from the connection and security properties of

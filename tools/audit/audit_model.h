@@ -31,6 +31,7 @@ typedef enum {
 
 typedef struct audit_partition {
         int64_t low, high;  /**< Watermarks; -1 if unread. */
+        int routing_started; /**< Its last records are being fetched. */
         int routing_read;   /**< 1 once its last records were classified. */
         int routing_incomplete; /**< Timed out before its end. */
         int64_t keys[AUDIT_KEY__CNT];

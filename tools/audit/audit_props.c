@@ -129,7 +129,7 @@ int audit_props_load(const char *path, audit_props_t *out, char *err,
 
 int audit_props_set(audit_props_t *p, const char *name, const char *value) {
         int i;
-        for (i = 0; i < p->cnt; i++)
+        for (i = p->cnt - 1; i >= 0; i--) /* the value in force: the last */
                 if (!strcmp(p->items[i].name, name)) {
                         char *v = dup_range(value, strlen(value));
                         if (!v)
@@ -154,7 +154,7 @@ int audit_props_is_client(const char *name) {
         static const char *exact[] = {"bootstrap.servers",
                                       "metadata.broker.list",
                                       "security.protocol",
-                                      "broker.address.family"};
+                                      "broker.address.family", "debug"};
         static const char *prefix[] = {"sasl.", "ssl.", "socket.",
                                        "api.version."};
         size_t i;
