@@ -303,6 +303,32 @@ static void test_owner_faults(void **state) {
         audit_destroy(&a);
 }
 
+/* A commit outside the buckets that fell behind the partition's end was
+ * left by a consumer that stopped or left: a note, no member flagged. */
+static void test_owner_left_commit(void **state) {
+        audit_t a;
+        int g;
+        int32_t p, foreign = -1;
+        (void)state;
+        audit_12(&a);
+        add_rr_group(&a, 0, 1);
+        g = add_rr_group(&a, 1, 1);
+        add_rr_group(&a, 2, 1);
+        for (p = 0; p < 12 && foreign < 0; p++)
+                if (!(a.history[p] & 2))
+                        foreign = p;
+        a.groups[g].committed[foreign] = 5;
+        a.parts[foreign].low           = 0;
+        a.parts[foreign].high          = 8;
+        audit_owner_judge(&a);
+        assert_false(a.groups[g].members[0].not_bucket);
+        assert_int_equal(count_kind(&a, AUDIT_F_NOT_BUCKET), 0);
+        assert_int_equal(count_kind(&a, AUDIT_F_FOREIGN_COMMIT), 1);
+        assert_int_equal(a.findings[0].count, 3);
+        assert_int_equal(a.finding_cnt, 1);
+        audit_destroy(&a);
+}
+
 /* A member that holds only some of the indexes (a group assigned by another
  * strategy): the bucket partitions the others stood for are read by none. */
 static void test_owner_unread(void **state) {
@@ -403,6 +429,7 @@ int main(void) {
             cmocka_unit_test(test_count_and_samples),
             cmocka_unit_test(test_owner_healthy),
             cmocka_unit_test(test_owner_faults),
+            cmocka_unit_test(test_owner_left_commit),
             cmocka_unit_test(test_owner_unread),
             cmocka_unit_test(test_owner_undescribed),
             cmocka_unit_test(test_stale_commit_and_lag),

@@ -1,8 +1,9 @@
 /*
- * audit_cluster.h - everything bp-audit reads from the cluster, with one
- * plain consumer handle that never joins a group: metadata, watermarks,
- * the bucket groups (listed, described, their committed offsets) and the
- * last records of every partition (assign(), no commit).
+ * audit_cluster.h - everything bp-audit reads from the cluster, without
+ * joining any group: metadata, watermarks and the last records of every
+ * partition (simple consumer API, nothing committed) on one client; the
+ * bucket groups (listed, described, their committed offsets) through an
+ * admin client per round.
  */
 #ifndef AUDIT_CLUSTER_H
 #define AUDIT_CLUSTER_H

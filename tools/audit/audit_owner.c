@@ -18,7 +18,10 @@ uint64_t audit_group_mask(const audit_group_t *g) {
 
 /* A member reads its indexes as partitions when its group committed an
  * offset at one of them on a partition that never belonged to the group's
- * buckets: bucket consumers only ever commit their buckets' partitions. */
+ * buckets (bucket consumers only ever commit their buckets' partitions),
+ * and that offset is at the partition's end: a reader keeping up. A
+ * commit behind the end is left by a consumer that stopped or left
+ * (commit_findings()). */
 static int reads_unmapped(const audit_t *a, const audit_group_t *g,
                           const audit_member_t *m) {
         uint64_t mask = audit_group_mask(g);
@@ -29,7 +32,8 @@ static int reads_unmapped(const audit_t *a, const audit_group_t *g,
         for (k = 0; k < m->index_cnt; k++) {
                 int32_t i = m->indexes[k];
                 if (i >= 0 && i < a->layout->partition_cnt &&
-                    g->committed[i] >= 0 && !(a->history[i] & mask))
+                    g->committed[i] >= 0 && !(a->history[i] & mask) &&
+                    g->committed[i] >= a->parts[i].high)
                         return 1;
         }
         return 0;
@@ -177,7 +181,9 @@ static void commit_findings(audit_t *a, int g) {
                             a, AUDIT_F_STALE_COMMIT, a->layout->bucket_of[p],
                             p, g, -1, behind,
                             "group %s: committed offset %lld on partition %d, "
-                            "which moved to bucket %s as the topic grew; "
+                            "now of bucket %s, which its buckets held at a "
+                            "smaller partition count: left from before a "
+                            "growth (or by a consumer without the plugin); "
                             "standard tools show %lld of lag there, which is "
                             "not lag",
                             grp->name, (long long)c, (int)p,
@@ -188,10 +194,14 @@ static void commit_findings(audit_t *a, int g) {
                             a, AUDIT_F_FOREIGN_COMMIT,
                             a->layout->bucket_of[p], p, g, -1, behind,
                             "group %s: committed offset %lld on partition %d "
-                            "of bucket %s, which it never served: a consumer "
-                            "without the plugin was in this group",
+                            "of bucket %s, which it never served, %lld "
+                            "records behind its end: a consumer without the "
+                            "plugin read it in this group and stopped or "
+                            "left; delete the offset once it is gone "
+                            "(kafka-consumer-groups.sh --delete-offsets)",
                             grp->name, (long long)c, (int)p,
-                            a->cfg->buckets[a->layout->bucket_of[p]].name);
+                            a->cfg->buckets[a->layout->bucket_of[p]].name,
+                            (long long)behind);
         }
 }
 
