@@ -7,9 +7,10 @@ would use. Asserted, from bp-audit's --json and exit status:
 
   missing     a topic that does not exist: exit 2, the topic named;
   healthy     300 records (100 per bucket) read and committed: exit 0, no
-              finding but "unknown" none, lag 0 per bucket, every
+              finding at all, lag 0 per bucket, every
               partition read by exactly one member, every record's key in
-              its bucket (in_bucket sums to 300);
+              its bucket (in_bucket sums to 300); --watch 1 gives a
+              document per round and exits 0 on SIGTERM;
   no consumer both bulk consumers stopped, 90 more records (30 per
               bucket): bulk's lag exactly 30, critical's and normal's 0
               once read, the fault no_consumer for bulk, exit 1;
@@ -113,6 +114,17 @@ def run(s, env, report):
                         (("critical", 1), ("normal", 1), ("bulk", 2))}:
         report.error("healthy deployment not reported healthy: exit %d, %s"
                      % (rc, json.dumps(doc)[:3000]))
+
+    # -- --watch: a new document each round until SIGTERM
+    w = subprocess.Popen([env.audit_bin, "--config", props, "--json",
+                          "--watch", "1"], stdout=subprocess.PIPE, text=True)
+    docs = [json.loads(w.stdout.readline()) for _ in range(2)]
+    w.terminate()
+    wrc = w.wait(60)
+    report.add("--watch 1: two rounds, healthy %s, exit %d after SIGTERM"
+               % ([d["healthy"] for d in docs], wrc))
+    if wrc != 0 or not all(d["healthy"] for d in docs):
+        report.error("--watch: exit %d, %s" % (wrc, docs))
 
     # -- a bucket left with no consumer, and exact lag
     bulk = [c for c in consumers if c.bucket == "bulk"]
