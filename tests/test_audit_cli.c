@@ -211,6 +211,10 @@ static void test_mock_routing(void **state) {
                                "\"bucket\":\"bulk\",\"partition\":0,"
                                "\"group\":null,\"member\":null,\"count\":2,");
         expect_contains(r.out, "{\"kind\":\"unknown_keys\",\"fault\":false,");
+        /* The next growth (as bp-layout --growth 12,24 shows it). */
+        expect_contains(r.out, "\"growth\":{\"partitions\":24,\"moves\":["
+                               "{\"partition\":6,\"from\":\"normal\","
+                               "\"to\":\"bulk\"},");
         expect_contains(r.out, "{\"kind\":\"unchecked\",\"fault\":false,");
         /* The last N records only: --records 2 sees no misrouted key. */
         {

@@ -6,6 +6,8 @@ partitions, contiguous), consumers in separate processes
 would use. Asserted, from bp-audit's --json and exit status:
 
   missing     a topic that does not exist: exit 2, the topic named;
+  no groups   the bucket groups not created yet: state Dead, no_consumer
+              for every bucket, exit 1;
   healthy     300 records (100 per bucket) read and committed: exit 0, no
               finding at all, lag 0 per bucket, every
               partition read by exactly one member, every record's key in
@@ -85,8 +87,17 @@ def run(s, env, report):
         report.error("missing topic: exit %d, stderr \"%s\"" % (rc, err))
     report.add("missing topic: exit %d, \"%s\"" % (rc, err))
 
-    # -- healthy
+    # -- groups that do not exist yet
     env.admin("create", topic=topic, partitions=parts)
+    rc, doc, err = audit(s, env, props)
+    states = [g["state"] for g in doc["groups"]] if doc else err
+    nc = [f["bucket"] for f in kinds(doc, "no_consumer")] if doc else []
+    report.add("before any consumer: exit %d, group states %s, no_consumer %s"
+               % (rc, states, nc))
+    if rc != 1 or states != ["Dead"] * 3 or nc != s.BUCKETS:
+        report.error("groups not existing yet: exit %d, %s" % (rc, states))
+
+    # -- healthy
     ledger = s.Ledger([], [])
     consumers = s.start_consumers(env, ledger, topic, layout, group,
                                   {"critical": 1, "normal": 1, "bulk": 2})
