@@ -19,6 +19,7 @@ typedef struct audit_cluster {
         rd_kafka_t *admin;      /**< Group requests (one per round). */
         int timeout_ms;
         int abandoned; /**< A group request got no answer in time. */
+        int no_groups_api; /**< The cluster cannot list groups. */
 } audit_cluster_t;
 
 /** Creates the client from the connection and security properties of
