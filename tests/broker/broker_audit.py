@@ -20,7 +20,13 @@ would use. Asserted, from bp-audit's --json and exit status:
               and a bulk key to each of the 12 partitions: misrouted
               exactly 2 per partition (24), exit 1;
   plain       a consumer without the plugin joins the normal group:
-              flagged not_bucket_consumer (once it committed), exit 1.
+              flagged not_bucket_consumer (once it committed), exit 1;
+  growth      the topic grown to 24 partitions (contiguous: 6-11 move to
+              bulk): the old groups' commits there reported stale_commit;
+              on the moved partitions the keys of their old bucket count
+              as misrouted, and as old_layout with --grown-from 12 (then
+              only the plain producer's other-bucket key, 1 per partition,
+              stays misrouted).
 """
 import json
 import os
@@ -194,4 +200,29 @@ def run(s, env, report):
         report.error("plain consumer fault: exit %d, %s" % (
             rc, json.dumps(doc)[:3000]))
     plain.stop(60)
+
+    # -- a contiguous growth 12 -> 24 moves partitions 6-11 to bulk
+    env.admin("grow", topic=topic, partitions=24)
+    moved = [p for p in range(parts)
+             if env.owner(layout, parts, p) != env.owner(layout, 24, p)]
+    rc, doc = until(s, env, props, "24 partitions",
+                    lambda rc, d: d["partitions"] == 24)
+    rc2, doc2, err = audit(s, env, props, "--grown-from", str(parts))
+    stale = sorted((f["group"].rsplit(".", 1)[1], f["partition"])
+                   for f in kinds(doc, "stale_commit"))
+    want_stale = sorted((env.owner(layout, parts, p), p) for p in moved)
+    det, det2 = doc["partition_details"], doc2["partition_details"]
+    old = [det2[p]["keys"]["old_layout"] for p in moved]
+    mis = [det[p]["keys"]["misrouted"] for p in moved]
+    mis2 = [det2[p]["keys"]["misrouted"] for p in moved]
+    report.add("grown to 24: moved %s; stale commits (bucket group, "
+               "partition) %s; on the moved partitions misrouted %s, with "
+               "--grown-from 12 misrouted %s and old_layout %s"
+               % (moved, stale, mis, mis2, old))
+    if not moved or not set(want_stale) <= set(stale) or \
+            mis2 != [1] * len(moved) or \
+            [a - b for a, b in zip(mis, mis2)] != old or min(old) < 1:
+        report.error("growth: stale commits %s (want %s), misrouted %s / "
+                     "%s, old_layout %s" % (stale, want_stale, mis, mis2,
+                                            old))
     s.stop_all([c for c in consumers if c.alive()])
