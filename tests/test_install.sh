@@ -47,4 +47,5 @@ export PKG_CONFIG_PATH="$libdir/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 cc "$scratch/app/main.c" $(pkg-config --cflags --libs bucketpriority) -o "$scratch/app2"
 LD_LIBRARY_PATH="$libdir:$(pkg-config --variable=libdir rdkafka)" "$scratch/app2"
 "$prefix/bin/bp-layout" --buckets "a, b" --allocation "50, 50" --partitions 2 >/dev/null
+"$prefix/bin/bp-audit" --help | grep -q -- "--config app.properties"
 echo "install test passed"

@@ -88,7 +88,7 @@ static int load_config(const audit_props_t *props, const char *path,
                 return -1;
         }
         if (bp_config_check_complete(cfg, err, sizeof(err)))
-                return bad(err) ? -1 : -1;
+                return bad(err), -1;
         return 0;
 }
 
@@ -112,7 +112,7 @@ static int add_past(audit_t *a, const char *list) {
                         return -1;
                 }
                 if (audit_add_past(a, (int32_t)n, err, sizeof(err)))
-                        return bad(err) ? -1 : -1;
+                        return bad(err), -1;
         }
         return 0;
 }
