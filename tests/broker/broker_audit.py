@@ -12,7 +12,8 @@ would use. Asserted, from bp-audit's --json and exit status:
               finding at all, lag 0 per bucket, every
               partition read by exactly one member, every record's key in
               its bucket (in_bucket sums to 300); --watch 1 gives a
-              document per round and exits 0 on SIGTERM;
+              document per round and exits 0 on SIGTERM, and on a
+              terminal clears the screen before each report;
   no consumer both bulk consumers stopped, 90 more records (30 per
               bucket): bulk's lag exactly 30, critical's and normal's 0
               once read, the fault no_consumer for bulk, exit 1;
@@ -30,6 +31,8 @@ would use. Asserted, from bp-audit's --json and exit status:
 """
 import json
 import os
+import pty
+import select
 import subprocess
 import sys
 import time
@@ -68,6 +71,27 @@ def until(s, env, props, what, cond, timeout=90):
                                              json.dumps(doc)[:3000]
                                              if doc else err))
         time.sleep(2)
+
+
+def watch_on_terminal(env, props):
+    """Output of bp-audit --watch 1 on a pseudo-terminal, until it printed
+    its second report (then SIGTERM)."""
+    master, slave = pty.openpty()
+    w = subprocess.Popen([env.audit_bin, "--config", props, "--watch", "1"],
+                         stdout=slave, stderr=subprocess.DEVNULL)
+    os.close(slave)
+    out = b""
+    deadline = time.time() + 90
+    while out.count(b"healthy: 0 faults") < 2 and time.time() < deadline:
+        if select.select([master], [], [], 1)[0]:
+            try:
+                out += os.read(master, 65536)
+            except OSError:
+                break
+    w.terminate()
+    w.wait(60)
+    os.close(master)
+    return out
 
 
 def run(s, env, report):
@@ -142,6 +166,16 @@ def run(s, env, report):
                % ([d["healthy"] for d in docs], wrc))
     if wrc != 0 or not all(d["healthy"] for d in docs):
         report.error("--watch: exit %d, %s" % (wrc, docs))
+
+    # -- --watch on a terminal: the screen cleared before each report
+    out = watch_on_terminal(env, props)
+    clears = out.count(b"\x1b[H\x1b[2J")
+    reports = out.count(b"healthy: 0 faults")
+    report.add("--watch 1 on a terminal: %d screen clears, %d healthy "
+               "reports" % (clears, reports))
+    if clears < 2 or reports < 2:
+        report.error("--watch on a terminal: %d clears, %d reports: %r"
+                     % (clears, reports, out[-2000:]))
 
     # -- a bucket left with no consumer, and exact lag
     bulk = [c for c in consumers if c.bucket == "bulk"]
