@@ -22,6 +22,10 @@ would use. Asserted, from bp-audit's --json and exit status:
               exactly 2 per partition (24), exit 1;
   plain       a consumer without the plugin joins the normal group:
               flagged not_bucket_consumer (once it committed), exit 1;
+  two buckets a consumer of "critical, bulk" beside the bucket groups:
+              its group <group.id>.critical+bulk found by listing, its
+              reads the critical and bulk partitions, each flagged
+              double_read;
   growth      the topic grown to 24 partitions (contiguous: 6-11 move to
               bulk): the old groups' commits there reported stale_commit;
               on the moved partitions the keys of their old bucket count
@@ -234,6 +238,26 @@ def run(s, env, report):
         report.error("plain consumer fault: exit %d, %s" % (
             rc, json.dumps(doc)[:3000]))
     plain.stop(60)
+
+    # -- a consumer of two buckets beside the single-bucket groups
+    multi = s.Consumer(env, "consumer-critical-bulk", topic, layout,
+                       "critical, bulk", group)
+    mname = "%s.critical+bulk" % group
+    both = sorted(want["critical"] + want["bulk"])
+
+    def multi_seen(rc, d):
+        g = [g for g in d["groups"] if g["name"] == mname]
+        return g and len(g[0]["members"]) == 1 and \
+            sorted(g[0]["members"][0]["reads"]) == both
+    rc, doc = until(s, env, props, "group %s reading %s" % (mname, both),
+                    multi_seen)
+    dbl = sorted({f["partition"] for f in kinds(doc, "double_read")})
+    report.add("a consumer of critical and bulk (%s, listed): exit %d, "
+               "double_read on %s" % (mname, rc, dbl))
+    if rc != 1 or not set(both) <= set(dbl):
+        report.error("two-bucket group: exit %d, double_read %s, want %s"
+                     % (rc, dbl, both))
+    s.stop_all([multi])
 
     # -- a contiguous growth 12 -> 24 moves partitions 6-11 to bulk
     env.admin("grow", topic=topic, partitions=24)
