@@ -10,84 +10,15 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
-extern char **environ;
+#include "bp_test_run.h"
 
-#define MAX_ARGS 16
-#define OUT_SIZE 16384
-
-/* What one run of bp-layout produced. */
-typedef struct {
-        int exit_code; /* -1 if it did not exit normally */
-        char out[OUT_SIZE];
-        char err[OUT_SIZE];
-} run_t;
-
-/* Reads all of \p f (from the start) into \p buf, NUL terminated. */
-static void slurp(FILE *f, char *buf, size_t size) {
-        size_t n;
-        rewind(f);
-        n      = fread(buf, 1, size - 1, f);
-        buf[n] = '\0';
-        fclose(f);
-}
-
-/* Runs bp-layout with the NULL terminated \p args. */
+/* Runs bp-layout (BP_LAYOUT_BIN) with the NULL terminated \p args. */
 static void run(run_t *r, const char *const *args) {
-        const char *bin = getenv("BP_LAYOUT_BIN");
-        char *argv[MAX_ARGS + 2];
-        posix_spawn_file_actions_t fa;
-        FILE *out = tmpfile(), *err = tmpfile();
-        pid_t pid;
-        int status, i;
-
-        if (!bin || !*bin)
-                fail_msg("BP_LAYOUT_BIN is not set (run through ctest)");
-        assert_non_null(out);
-        assert_non_null(err);
-        argv[0] = (char *)bin;
-        for (i = 0; args[i]; i++) {
-                assert_true(i < MAX_ARGS);
-                argv[i + 1] = (char *)args[i];
-        }
-        argv[i + 1] = NULL;
-
-        assert_int_equal(posix_spawn_file_actions_init(&fa), 0);
-        posix_spawn_file_actions_adddup2(&fa, fileno(out), 1);
-        posix_spawn_file_actions_adddup2(&fa, fileno(err), 2);
-        assert_int_equal(posix_spawn(&pid, bin, &fa, NULL, argv, environ), 0);
-        posix_spawn_file_actions_destroy(&fa);
-        assert_int_equal(waitpid(pid, &status, 0), pid);
-
-        r->exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-        slurp(out, r->out, sizeof(r->out));
-        slurp(err, r->err, sizeof(r->err));
-}
-
-static void expect_contains(const char *text, const char *what) {
-        if (!strstr(text, what))
-                fail_msg("\"%s\" not found in:\n%s", what, text);
-}
-
-/* The line of \p text that contains \p needle, copied into \p line. */
-static void line_with(const char *text, const char *needle, char *line,
-                      size_t size) {
-        const char *hit = strstr(text, needle), *start, *end;
-        size_t len;
-        if (!hit)
-                fail_msg("no line with \"%s\" in:\n%s", needle, text);
-        for (start = hit; start > text && start[-1] != '\n'; start--)
-                ;
-        end = strchr(hit, '\n');
-        len = end ? (size_t)(end - start) : strlen(start);
-        assert_true(len < size);
-        memcpy(line, start, len);
-        line[len] = '\0';
+        bp_test_run(r, "BP_LAYOUT_BIN", args);
 }
 
 #define PG "--buckets", "Platinum, Gold", "--allocation", "70%, 30%"

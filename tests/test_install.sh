@@ -57,4 +57,5 @@ echo "$shown"
 [ "$shown" = "bucket-priority $(pkg-config --modversion bucketpriority)" ] ||
         { echo "pkg-config says $(pkg-config --modversion bucketpriority)" >&2; exit 1; }
 "$prefix/bin/bp-layout" --buckets "a, b" --allocation "50, 50" --partitions 2 >/dev/null
+"$prefix/bin/bp-audit" --help | grep -q -- "--config app.properties"
 echo "install test passed"

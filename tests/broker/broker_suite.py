@@ -146,6 +146,7 @@ class Env:
         self.client = a.client
         self.plugin = a.plugin
         self.layout_bin = a.layout_bin
+        self.audit_bin = a.audit_bin
         self.kafka_sh = a.kafka_sh
         self.sched_client = a.sched_client
         self.prepare_wheel = a.prepare_wheel
@@ -1036,7 +1037,15 @@ def scenario_scheduler(env, report):
     broker_sched.run(sys.modules[__name__], env, report)
 
 
+def scenario_audit(env, report):
+    """bp-audit on a healthy deployment and with planted faults: see
+    broker_audit.py."""
+    import broker_audit
+    broker_audit.run(sys.modules[__name__], env, report)
+
+
 SCENARIOS = {
+    "audit": scenario_audit,
     "buckets": scenario_buckets,
     "growth_stable": lambda e, r: scenario_growth(e, r, "stable"),
     "growth_contiguous": lambda e, r: scenario_growth(e, r, "contiguous"),
@@ -1061,6 +1070,7 @@ def main():
     ap.add_argument("--prepare-wheel",
                     help="tests/clients/prepare-wheel.sh, for "
                     "growth_stable_wheel")
+    ap.add_argument("--audit-bin", help="bp-audit, for the audit scenario")
     ap.add_argument("--workdir", required=True)
     a = ap.parse_args()
 

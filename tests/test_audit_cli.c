@@ -1,0 +1,240 @@
+/*
+ * test_audit_cli.c - the bp-audit program (BP_AUDIT_BIN, set by ctest):
+ * exit code 2 with a message naming what failed for every kind of bad
+ * input (properties file missing or malformed, bad or missing bucket
+ * properties, no bootstrap, bad options, a cluster that does not answer,
+ * a topic that does not exist), and on the embedded mock cluster (which
+ * has no DescribeGroups) exact key counts, the misrouted fault, and the
+ * ownership check reported as not done.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bp_test_run.h"
+#include "bp_test_util.h"
+
+#define BUCKETS "bucket.priority.buckets=critical, normal, bulk\n" \
+                "bucket.priority.allocation=20%, 30%, 50%\n"
+
+static char path[64];
+
+/* Writes \p text to a fresh properties file; its name is in path. */
+static void write_props(const char *text) {
+        FILE *f;
+        snprintf(path, sizeof(path), "/tmp/bp-audit-test-%ld.properties",
+                 (long)getpid());
+        f = fopen(path, "w");
+        assert_non_null(f);
+        fputs(text, f);
+        fclose(f);
+}
+
+static void run_audit(run_t *r, const char *const *args) {
+        bp_test_run(r, "BP_AUDIT_BIN", args);
+}
+
+static void expect_bad(const char *const *args, const char *msg) {
+        static run_t r;
+        run_audit(&r, args);
+        assert_int_equal(r.exit_code, 2);
+        expect_contains(r.err, msg);
+        assert_string_equal(r.out, "");
+}
+
+static void test_missing_file(void **state) {
+        const char *args[] = {"--config", "/nonexistent/app.properties",
+                              NULL};
+        (void)state;
+        expect_bad(args, "bp-audit: --config /nonexistent/app.properties: "
+                         "cannot open: No such file or directory");
+}
+
+static void test_malformed_file(void **state) {
+        const char *args[] = {"--config", path, NULL};
+        char want[128];
+        (void)state;
+        write_props("bootstrap.servers=127.0.0.1:1\nthis line is wrong\n");
+        snprintf(want, sizeof(want),
+                 "%s:2: expected name=value, got \"this line is wrong\"",
+                 path);
+        expect_bad(args, want);
+        write_props("bootstrap.servers=127.0.0.1:1\n"
+                    "bucket.priority.topic=t\n" BUCKETS
+                    "bucket.priority.layout=zigzag\n");
+        snprintf(want, sizeof(want),
+                 "%s:5: bucket.priority.layout: invalid value \"zigzag\"",
+                 path);
+        expect_bad(args, want);
+        unlink(path);
+}
+
+static void test_incomplete(void **state) {
+        const char *args[] = {"--config", path, NULL};
+        const char *no_bootstrap[] = {"--config", path, "--topic", "t", NULL};
+        (void)state;
+        write_props("bootstrap.servers=127.0.0.1:1\n" BUCKETS);
+        expect_bad(args, "bucket.priority.topic");
+        write_props("group.id=app\n" BUCKETS);
+        expect_bad(no_bootstrap, "bootstrap.servers is not set");
+        unlink(path);
+}
+
+static void test_bad_options(void **state) {
+        const char *records[] = {"--records", "many", NULL};
+        const char *timeout[] = {"--timeout", "5", NULL};
+        const char *x[]       = {"-X", "novalue", NULL};
+        const char *extra[]   = {"--json", "stray", NULL};
+        (void)state;
+        expect_bad(records, "--records \"many\": expected a whole number");
+        expect_bad(timeout, "--timeout \"5\": expected a whole number from "
+                            "100");
+        expect_bad(x, "-X \"novalue\": expected name=value");
+        expect_bad(extra, "unexpected argument \"stray\"");
+}
+
+/* Nothing listens on port 1: a clear error within the timeout. */
+static void test_unreachable(void **state) {
+        const char *args[] = {"--bootstrap", "127.0.0.1:1", "--topic",
+                              "orders",      "--buckets",   "a, b",
+                              "--allocation", "50, 50",     "--timeout",
+                              "1000",        NULL};
+        (void)state;
+        expect_bad(args, "the cluster did not answer within --timeout 1000 "
+                         "ms");
+}
+
+/* --- on the mock cluster ------------------------------------------------- */
+
+static bp_test_cluster_t tc;
+
+static int start_cluster(void **state) {
+        (void)state;
+        bp_test_cluster_start(&tc, 1);
+        bp_test_cluster_topic(&tc, "orders", 12);
+        return 0;
+}
+
+static int stop_cluster(void **state) {
+        (void)state;
+        bp_test_cluster_stop(&tc);
+        return 0;
+}
+
+/* A producer without the plugin writes \p key to partition \p p. */
+static void produce_to(rd_kafka_t *rk, int32_t p, const char *key) {
+        assert_int_equal(
+            rd_kafka_producev(rk, RD_KAFKA_V_TOPIC("orders"),
+                              RD_KAFKA_V_PARTITION(p),
+                              RD_KAFKA_V_KEY(key, key ? strlen(key) : 0),
+                              RD_KAFKA_V_VALUE("v", 1), RD_KAFKA_V_END),
+            0);
+}
+
+static void mock_props(void) {
+        char text[512];
+        snprintf(text, sizeof(text),
+                 "# the clients' file\nbootstrap.servers=%s\n"
+                 "plugin.library.paths=/not/loaded/by/bp-audit.so\n"
+                 "bucket.priority.topic=orders\n%sgroup.id=app\n",
+                 tc.bootstraps, BUCKETS);
+        write_props(text);
+}
+
+/* 12 partitions: 10-11 critical, 6-9 normal, 0-5 bulk (bp-layout). Each
+ * partition gets 3 records of its own bucket; partition 0 also 2 critical
+ * keys (misrouted), 1 unknown and 1 NULL key. */
+static void test_mock_routing(void **state) {
+        const char *json[] = {"--config", path, "--json", "--timeout",
+                              "1000", NULL};
+        const char *text[] = {"--config", path, "--timeout", "1000", NULL};
+        static const char *own[12] = {"bulk-1",   "bulk-1",    "bulk-1",
+                                      "bulk-1",   "bulk-1",    "bulk-1",
+                                      "normal-1", "normal-1",  "normal-1",
+                                      "normal-1", "critical-1", "critical-1"};
+        static run_t r;
+        rd_kafka_conf_t *conf = rd_kafka_conf_new();
+        char err[256];
+        rd_kafka_t *rk;
+        int32_t p;
+        int i;
+        (void)state;
+
+        assert_int_equal(rd_kafka_conf_set(conf, "bootstrap.servers",
+                                           tc.bootstraps, err, sizeof(err)),
+                         RD_KAFKA_CONF_OK);
+        rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof(err));
+        assert_non_null(rk);
+        for (p = 0; p < 12; p++)
+                for (i = 0; i < 3; i++)
+                        produce_to(rk, p, own[p]);
+        assert_int_equal(rd_kafka_flush(rk, 10000), 0);
+        mock_props();
+
+        /* All in their buckets: healthy, ownership reported unchecked. */
+        run_audit(&r, text);
+        assert_int_equal(r.exit_code, 0);
+        expect_contains(r.out, "healthy: 0 faults");
+        expect_contains(r.out, "note  unchecked: ");
+
+        produce_to(rk, 0, "critical-2");
+        produce_to(rk, 0, "critical-3");
+        produce_to(rk, 0, "nobody-1");
+        produce_to(rk, 0, NULL);
+        assert_int_equal(rd_kafka_flush(rk, 10000), 0);
+        rd_kafka_destroy(rk);
+
+        run_audit(&r, json);
+        assert_int_equal(r.exit_code, 1);
+        expect_contains(r.out, "{\"version\":1,\"topic\":\"orders\","
+                               "\"partitions\":12,\"layout\":\"contiguous\","
+                               "\"group_id\":\"app\",\"healthy\":false,"
+                               "\"faults\":1,");
+        expect_contains(r.out, "{\"partition\":0,\"bucket\":\"bulk\","
+                               "\"low\":0,\"high\":7,");
+        expect_contains(r.out, "\"keys\":{\"in_bucket\":3,\"misrouted\":2,"
+                               "\"old_layout\":0,\"unknown\":1,\"null\":1},"
+                               "\"routing_complete\":true,"
+                               "\"misrouted_samples\":[\"critical-2\","
+                               "\"critical-3\"]}");
+        expect_contains(r.out, "{\"partition\":11,\"bucket\":\"critical\","
+                               "\"low\":0,\"high\":3,");
+        expect_contains(r.out, "\"keys\":{\"in_bucket\":3,\"misrouted\":0,");
+        expect_contains(r.out, "{\"kind\":\"misrouted\",\"fault\":true,"
+                               "\"bucket\":\"bulk\",\"partition\":0,"
+                               "\"group\":null,\"member\":null,\"count\":2,");
+        expect_contains(r.out, "{\"kind\":\"unknown_keys\",\"fault\":false,");
+        /* The next growth (as bp-layout --growth 12,24 shows it). */
+        expect_contains(r.out, "\"growth\":{\"partitions\":24,\"moves\":["
+                               "{\"partition\":6,\"from\":\"normal\","
+                               "\"to\":\"bulk\"},");
+        expect_contains(r.out, "{\"kind\":\"unchecked\",\"fault\":false,");
+        /* The last N records only: --records 2 sees no misrouted key. */
+        {
+                const char *last2[] = {"--config", path, "--records", "2",
+                                       "--timeout", "1000", NULL};
+                run_audit(&r, last2);
+                assert_int_equal(r.exit_code, 0);
+        }
+        unlink(path);
+}
+
+int main(void) {
+        const struct CMUnitTest tests[] = {
+            cmocka_unit_test(test_missing_file),
+            cmocka_unit_test(test_malformed_file),
+            cmocka_unit_test(test_incomplete),
+            cmocka_unit_test(test_bad_options),
+            cmocka_unit_test(test_unreachable),
+            cmocka_unit_test_setup_teardown(test_mock_routing, start_cluster,
+                                            stop_cluster),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}

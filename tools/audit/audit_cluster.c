@@ -1,0 +1,494 @@
+/*
+ * audit_cluster.c - bp-audit's reads from the cluster (librdkafka >= 2.0).
+ */
+#include "audit_cluster.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "audit_classify.h"
+#include "bp_list.h"
+
+#define MAX_GROUPS 256
+
+/* librdkafka's own log lines (connection retries...) would bury the report;
+ * every failure that matters reaches the user through bp-audit's message. */
+static void quiet_log(const rd_kafka_t *rk, int level, const char *fac,
+                      const char *buf) {
+        (void)rk, (void)level, (void)fac, (void)buf;
+}
+
+int audit_cluster_open(audit_cluster_t *c, const audit_props_t *props,
+                       int timeout_ms, char *err, size_t err_size) {
+        rd_kafka_conf_t *conf = rd_kafka_conf_new();
+        char e[512];
+        int i;
+
+        memset(c, 0, sizeof(*c));
+        c->timeout_ms = timeout_ms;
+        for (i = 0; i < props->cnt; i++) {
+                const audit_prop_t *p = &props->items[i];
+                if (!audit_props_is_client(p->name))
+                        continue;
+                if (rd_kafka_conf_set(conf, p->name, p->value, e, sizeof(e)) !=
+                    RD_KAFKA_CONF_OK) {
+                        snprintf(err, err_size, "%s: %s", p->name, e);
+                        rd_kafka_conf_destroy(conf);
+                        return -1;
+                }
+        }
+        if (!audit_props_get(props, "bootstrap.servers") &&
+            !audit_props_get(props, "metadata.broker.list")) {
+                snprintf(err, err_size,
+                         "bootstrap.servers is not set (in --config or "
+                         "--bootstrap)");
+                rd_kafka_conf_destroy(conf);
+                return -1;
+        }
+        /* No group.id: the audit joins no group and commits nothing. */
+        if (rd_kafka_conf_set(conf, "enable.partition.eof", "true", e,
+                              sizeof(e)) ||
+            rd_kafka_conf_set(conf, "client.id", "bp-audit", e, sizeof(e))) {
+                snprintf(err, err_size, "%s", e);
+                rd_kafka_conf_destroy(conf);
+                return -1;
+        }
+        if (!audit_props_get(props, "debug"))
+                rd_kafka_conf_set_log_cb(conf, quiet_log);
+        c->conf = rd_kafka_conf_dup(conf);
+        c->rk   = rd_kafka_new(RD_KAFKA_CONSUMER, conf, e, sizeof(e));
+        if (!c->rk) {
+                snprintf(err, err_size, "cannot create a client: %s", e);
+                return -1;
+        }
+        return 0;
+}
+
+int32_t audit_cluster_partitions(audit_cluster_t *c, const char *topic,
+                                 char *err, size_t err_size) {
+        rd_kafka_topic_t *rkt = rd_kafka_topic_new(c->rk, topic, NULL);
+        const struct rd_kafka_metadata *md = NULL;
+        rd_kafka_resp_err_t e;
+        int32_t cnt = -1;
+
+        if (!rkt) {
+                snprintf(err, err_size, "topic \"%s\": %s", topic,
+                         rd_kafka_err2str(rd_kafka_last_error()));
+                return -1;
+        }
+        e = rd_kafka_metadata(c->rk, 0, rkt, &md, c->timeout_ms);
+        if (e)
+                snprintf(err, err_size,
+                         "the cluster did not answer within --timeout %d ms: "
+                         "%s",
+                         c->timeout_ms, rd_kafka_err2str(e));
+        else if (md->topic_cnt != 1 || md->topics[0].err)
+                snprintf(err, err_size,
+                         "topic \"%s\" (bucket.priority.topic): %s", topic,
+                         md->topic_cnt ? rd_kafka_err2str(md->topics[0].err)
+                                       : "not in the metadata");
+        else if (md->topics[0].partition_cnt < 1)
+                snprintf(err, err_size, "topic \"%s\" has no partitions",
+                         topic);
+        else
+                cnt = md->topics[0].partition_cnt;
+        if (md)
+                rd_kafka_metadata_destroy(md);
+        rd_kafka_topic_destroy(rkt);
+        return cnt;
+}
+
+void audit_cluster_watermarks(audit_cluster_t *c, audit_t *a) {
+        int32_t p;
+        for (p = 0; p < a->layout->partition_cnt; p++) {
+                int64_t lo, hi;
+                rd_kafka_resp_err_t e = rd_kafka_query_watermark_offsets(
+                    c->rk, a->cfg->topic, p, &lo, &hi, c->timeout_ms);
+                if (e) {
+                        audit_add_finding(a, AUDIT_F_UNCHECKED,
+                                          a->layout->bucket_of[p], p, -1, -1,
+                                          0,
+                                          "partition %d: offsets not read: %s",
+                                          (int)p, rd_kafka_err2str(e));
+                        continue;
+                }
+                a->parts[p].low  = lo;
+                a->parts[p].high = hi;
+        }
+}
+
+/* Waits for the result event of \p type on \p q; NULL on timeout. */
+static rd_kafka_event_t *wait_result(rd_kafka_queue_t *q, int type,
+                                     int timeout_ms, int *abandoned) {
+        rd_kafka_event_t *ev;
+        while ((ev = rd_kafka_queue_poll(q, timeout_ms + 1000))) {
+                if (rd_kafka_event_type(ev) == type)
+                        return ev;
+                rd_kafka_event_destroy(ev);
+        }
+        *abandoned = 1;
+        return NULL;
+}
+
+static rd_kafka_AdminOptions_t *options(audit_cluster_t *c,
+                                        rd_kafka_admin_op_t op) {
+        rd_kafka_AdminOptions_t *o = rd_kafka_AdminOptions_new(c->admin, op);
+        char e[256];
+        rd_kafka_AdminOptions_set_request_timeout(o, c->timeout_ms, e,
+                                                  sizeof(e));
+        return o;
+}
+
+/* The buckets named by "b1+b2+..." (the suffix of a multi-bucket group),
+ * or 0 if it names anything else. */
+static int parse_bucket_suffix(const bp_config_t *cfg, const char *s,
+                               int *buckets) {
+        int n = 0;
+        while (*s) {
+                const char *plus = strchr(s, '+');
+                size_t len       = plus ? (size_t)(plus - s) : strlen(s);
+                int b            = bp_config_find_bucket(cfg, s, len);
+                if (b < 0 || n == BP_MAX_BUCKETS)
+                        return 0;
+                buckets[n++] = b;
+                if (!plus)
+                        break;
+                s = plus + 1;
+        }
+        return n;
+}
+
+static int has_group(const audit_t *a, const char *name) {
+        int g;
+        for (g = 0; g < a->group_cnt; g++)
+                if (!strcmp(a->groups[g].name, name))
+                        return 1;
+        return 0;
+}
+
+/* The groups of several buckets ("<base>.<b1>+<b2>"), from a listing. */
+static void list_multi_groups(audit_cluster_t *c, audit_t *a,
+                              rd_kafka_queue_t *q) {
+        rd_kafka_AdminOptions_t *o =
+            options(c, RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPS);
+        const rd_kafka_ConsumerGroupListing_t **l;
+        rd_kafka_event_t *ev;
+        size_t i, cnt, base = strlen(a->base_group);
+        int buckets[BP_MAX_BUCKETS], n;
+
+        rd_kafka_ListConsumerGroups(c->admin, o, q);
+        rd_kafka_AdminOptions_destroy(o);
+        ev = wait_result(q, RD_KAFKA_EVENT_LISTCONSUMERGROUPS_RESULT,
+                         c->timeout_ms, &c->abandoned);
+        if (!ev || rd_kafka_event_error(ev)) {
+                audit_add_finding(a, AUDIT_F_UNCHECKED, -1, -1, -1, -1, 0,
+                                  "groups of several buckets not looked for: "
+                                  "listing groups failed: %s",
+                                  ev ? rd_kafka_event_error_string(ev)
+                                     : "no answer within the timeout");
+                if (ev)
+                        rd_kafka_event_destroy(ev);
+                return;
+        }
+        {
+                const rd_kafka_error_t **errs =
+                    rd_kafka_ListConsumerGroups_result_errors(
+                        rd_kafka_event_ListConsumerGroups_result(ev), &cnt);
+                for (i = 0; i < cnt; i++)
+                        if (rd_kafka_error_code(errs[i]) ==
+                            RD_KAFKA_RESP_ERR__UNSUPPORTED_FEATURE) {
+                                /* No ListGroups: no DescribeGroups either
+                                 * (the mock cluster); asking anyway makes
+                                 * librdkafka 2.0.2 abort. */
+                                c->no_groups_api = 1;
+                                audit_add_finding(
+                                    a, AUDIT_F_UNCHECKED, -1, -1, -1, -1, 0,
+                                    "ownership not checked: the cluster "
+                                    "does not support listing or "
+                                    "describing groups: %s",
+                                    rd_kafka_error_string(errs[i]));
+                                rd_kafka_event_destroy(ev);
+                                return;
+                        }
+        }
+        l = rd_kafka_ListConsumerGroups_result_valid(
+            rd_kafka_event_ListConsumerGroups_result(ev), &cnt);
+        for (i = 0; i < cnt && a->group_cnt < MAX_GROUPS; i++) {
+                const char *id = rd_kafka_ConsumerGroupListing_group_id(l[i]);
+                if (strncmp(id, a->base_group, base) || id[base] != '.' ||
+                    has_group(a, id))
+                        continue;
+                n = parse_bucket_suffix(a->cfg, id + base + 1, buckets);
+                if (n > 0)
+                        audit_add_group(a, id, buckets, n);
+        }
+        rd_kafka_event_destroy(ev);
+}
+
+static void read_member(audit_t *a, int g,
+                        const rd_kafka_MemberDescription_t *m) {
+        const rd_kafka_topic_partition_list_t *tp =
+            rd_kafka_MemberAssignment_partitions(
+                rd_kafka_MemberDescription_assignment(m));
+        int32_t *idx = NULL;
+        int n = 0, i;
+
+        if (tp && tp->cnt > 0)
+                idx = malloc((size_t)tp->cnt * sizeof(*idx));
+        for (i = 0; idx && i < tp->cnt; i++)
+                if (!strcmp(tp->elems[i].topic, a->cfg->topic))
+                        idx[n++] = tp->elems[i].partition;
+        audit_add_member(a, g, rd_kafka_MemberDescription_consumer_id(m),
+                         rd_kafka_MemberDescription_client_id(m),
+                         rd_kafka_MemberDescription_host(m), idx, n);
+        free(idx);
+}
+
+/* One group per request: librdkafka 2.0.2 asserts (and aborts) when a
+ * request for several groups fails as unsupported (the mock cluster). */
+static void describe_group(audit_cluster_t *c, audit_t *a, int one,
+                           rd_kafka_queue_t *q) {
+        const char *names[1] = {a->groups[one].name};
+        const rd_kafka_ConsumerGroupDescription_t **d;
+        rd_kafka_AdminOptions_t *o =
+            options(c, RD_KAFKA_ADMIN_OP_DESCRIBECONSUMERGROUPS);
+        rd_kafka_event_t *ev;
+        size_t i, cnt, m;
+        int g;
+
+        rd_kafka_DescribeConsumerGroups(c->admin, names, 1, o, q);
+        rd_kafka_AdminOptions_destroy(o);
+        ev = wait_result(q, RD_KAFKA_EVENT_DESCRIBECONSUMERGROUPS_RESULT,
+                         c->timeout_ms, &c->abandoned);
+        if (!ev || rd_kafka_event_error(ev)) {
+                audit_add_finding(a, AUDIT_F_UNCHECKED, -1, -1, -1, -1, 0,
+                                  "ownership of %s not checked: describing "
+                                  "the group failed: %s",
+                                  a->groups[one].name,
+                                  ev ? rd_kafka_event_error_string(ev)
+                                     : "no answer within the timeout");
+                if (ev)
+                        rd_kafka_event_destroy(ev);
+                return;
+        }
+        d = rd_kafka_DescribeConsumerGroups_result_groups(
+            rd_kafka_event_DescribeConsumerGroups_result(ev), &cnt);
+        for (i = 0; i < cnt; i++) {
+                const char *id = rd_kafka_ConsumerGroupDescription_group_id(d[i]);
+                const rd_kafka_error_t *e =
+                    rd_kafka_ConsumerGroupDescription_error(d[i]);
+                for (g = 0; g < a->group_cnt; g++)
+                        if (!strcmp(a->groups[g].name, id))
+                                break;
+                if (g == a->group_cnt)
+                        continue;
+                if (e) {
+                        audit_add_finding(a, AUDIT_F_UNCHECKED, -1, -1, g, -1,
+                                          0,
+                                          "group %s not described: %s", id,
+                                          rd_kafka_error_string(e));
+                        continue;
+                }
+                a->groups[g].described = 1;
+                snprintf(a->groups[g].state, sizeof(a->groups[g].state), "%s",
+                         rd_kafka_consumer_group_state_name(
+                             rd_kafka_ConsumerGroupDescription_state(d[i])));
+                for (m = 0;
+                     m < rd_kafka_ConsumerGroupDescription_member_count(d[i]);
+                     m++)
+                        read_member(a, g,
+                                    rd_kafka_ConsumerGroupDescription_member(
+                                        d[i], (int)m));
+        }
+        rd_kafka_event_destroy(ev);
+}
+
+static void read_offsets(audit_cluster_t *c, audit_t *a, int g,
+                         rd_kafka_queue_t *q) {
+        rd_kafka_ListConsumerGroupOffsets_t *req =
+            rd_kafka_ListConsumerGroupOffsets_new(a->groups[g].name, NULL);
+        rd_kafka_AdminOptions_t *o =
+            options(c, RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPOFFSETS);
+        const rd_kafka_group_result_t **res;
+        const rd_kafka_topic_partition_list_t *tp;
+        rd_kafka_event_t *ev;
+        const rd_kafka_error_t *e = NULL;
+        size_t cnt;
+        int i;
+
+        rd_kafka_ListConsumerGroupOffsets(c->admin, &req, 1, o, q);
+        rd_kafka_ListConsumerGroupOffsets_destroy(req);
+        rd_kafka_AdminOptions_destroy(o);
+        ev = wait_result(q, RD_KAFKA_EVENT_LISTCONSUMERGROUPOFFSETS_RESULT,
+                         c->timeout_ms, &c->abandoned);
+        if (ev && !rd_kafka_event_error(ev)) {
+                res = rd_kafka_ListConsumerGroupOffsets_result_groups(
+                    rd_kafka_event_ListConsumerGroupOffsets_result(ev), &cnt);
+                e = cnt == 1 ? rd_kafka_group_result_error(res[0]) : NULL;
+                if (cnt == 1 && !e) {
+                        tp = rd_kafka_group_result_partitions(res[0]);
+                        for (i = 0; tp && i < tp->cnt; i++)
+                                if (!strcmp(tp->elems[i].topic,
+                                            a->cfg->topic) &&
+                                    !tp->elems[i].err &&
+                                    tp->elems[i].partition >= 0 &&
+                                    tp->elems[i].partition <
+                                        a->layout->partition_cnt &&
+                                    tp->elems[i].offset >= 0)
+                                        a->groups[g].committed
+                                            [tp->elems[i].partition] =
+                                            tp->elems[i].offset;
+                        a->groups[g].offsets_read = 1;
+                        rd_kafka_event_destroy(ev);
+                        return;
+                }
+        }
+        audit_add_finding(a, AUDIT_F_UNCHECKED, -1, -1, g, -1, 0,
+                          "group %s: committed offsets not read: %s",
+                          a->groups[g].name,
+                          !ev ? "no answer within the timeout"
+                          : rd_kafka_event_error(ev)
+                              ? rd_kafka_event_error_string(ev)
+                          : e ? rd_kafka_error_string(e)
+                              : "unexpected answer");
+        if (ev)
+                rd_kafka_event_destroy(ev);
+}
+
+void audit_cluster_groups(audit_cluster_t *c, audit_t *a) {
+        const bp_config_t *cfg = a->cfg;
+        rd_kafka_queue_t *q;
+        char name[512], e[512];
+        int b, g;
+
+        if (!a->base_group[0]) {
+                audit_add_finding(a, AUDIT_F_UNCHECKED, -1, -1, -1, -1, 0,
+                                  "ownership and lag not checked: group.id "
+                                  "is not set (in --config or --group)");
+                return;
+        }
+        if (!cfg->group_per_bucket) {
+                if (cfg->consumer_bucket_cnt > 0)
+                        audit_add_group(a, a->base_group,
+                                        cfg->consumer_buckets,
+                                        cfg->consumer_bucket_cnt);
+        } else {
+                for (b = 0; b < cfg->bucket_cnt; b++) {
+                        snprintf(name, sizeof(name), "%s.%s", a->base_group,
+                                 cfg->buckets[b].name);
+                        audit_add_group(a, name, &b, 1);
+                }
+        }
+        /* A client of its own for each round of group requests: one the
+         * cluster leaves unanswered (the mock cluster has no DescribeGroups)
+         * wedges the client that sent it, even rd_kafka_destroy(); such a
+         * client is left to the process's exit, the audit goes on. */
+        c->admin = rd_kafka_new(RD_KAFKA_PRODUCER, rd_kafka_conf_dup(c->conf),
+                                e, sizeof(e));
+        if (!c->admin) {
+                audit_add_finding(a, AUDIT_F_UNCHECKED, -1, -1, -1, -1, 0,
+                                  "ownership and lag not checked: %s", e);
+                return;
+        }
+        c->abandoned = 0;
+        q = rd_kafka_queue_new(c->admin);
+        c->no_groups_api = 0;
+        if (cfg->group_per_bucket)
+                list_multi_groups(c, a, q);
+        for (g = 0; g < a->group_cnt && !c->abandoned && !c->no_groups_api;
+             g++)
+                describe_group(c, a, g, q);
+        for (g = 0; g < a->group_cnt; g++)
+                read_offsets(c, a, g, q);
+        if (!c->abandoned) {
+                rd_kafka_queue_destroy(q);
+                rd_kafka_destroy(c->admin);
+        }
+        c->admin = NULL;
+}
+
+static int64_t now_ms(void) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+/* Counts one fetched record or end-of-partition event; returns 1 once
+ * its partition is done. */
+static int take(audit_t *a, const rd_kafka_message_t *m) {
+        int32_t p = m->partition;
+        audit_partition_t *pt;
+
+        if (p < 0 || p >= a->layout->partition_cnt || a->parts[p].routing_read)
+                return 0;
+        pt = &a->parts[p];
+        if (m->err == RD_KAFKA_RESP_ERR__PARTITION_EOF ||
+            (!m->err && m->offset >= pt->high))
+                return pt->routing_read = 1;
+        if (m->err)
+                return 0;
+        audit_count_key(a, p, m->key, m->key_len);
+        if (m->offset >= pt->high - 1)
+                return pt->routing_read = 1;
+        return 0;
+}
+
+void audit_cluster_routing(audit_cluster_t *c, audit_t *a, int records) {
+        /* The simple consumer API: fetches without any group protocol. */
+        rd_kafka_topic_t *rkt = rd_kafka_topic_new(c->rk, a->cfg->topic, NULL);
+        rd_kafka_queue_t *q   = rd_kafka_queue_new(c->rk);
+        int32_t p, n = a->layout->partition_cnt;
+        int pending = 0;
+        int64_t deadline = now_ms() + (int64_t)c->timeout_ms * 3;
+
+        a->routing_records = records;
+        for (p = 0; rkt && p < n; p++) {
+                audit_partition_t *pt = &a->parts[p];
+                int64_t start;
+                if (pt->high < 0)
+                        continue;
+                if (pt->high <= pt->low || records <= 0) {
+                        pt->routing_read = 1;
+                        continue;
+                }
+                start = pt->high - records > pt->low ? pt->high - records
+                                                     : pt->low;
+                if (rd_kafka_consume_start_queue(rkt, p, start, q) == -1) {
+                        audit_add_finding(
+                            a, AUDIT_F_UNCHECKED, a->layout->bucket_of[p], p,
+                            -1, -1, 0, "partition %d: records not read: %s",
+                            (int)p, rd_kafka_err2str(rd_kafka_last_error()));
+                        continue;
+                }
+                pt->routing_started = 1;
+                pending++;
+        }
+        while (pending > 0 && now_ms() < deadline) {
+                rd_kafka_message_t *m = rd_kafka_consume_queue(q, 200);
+                if (!m)
+                        continue;
+                pending -= take(a, m);
+                rd_kafka_message_destroy(m);
+        }
+        for (p = 0; p < n; p++) {
+                if (a->parts[p].routing_started)
+                        rd_kafka_consume_stop(rkt, p);
+                if (a->parts[p].routing_started && !a->parts[p].routing_read)
+                        a->parts[p].routing_incomplete = 1;
+        }
+        rd_kafka_queue_destroy(q);
+        if (rkt)
+                rd_kafka_topic_destroy(rkt);
+}
+
+void audit_cluster_close(audit_cluster_t *c) {
+        if (c->rk)
+                rd_kafka_destroy(c->rk);
+        if (c->conf)
+                rd_kafka_conf_destroy(c->conf);
+        c->rk   = NULL;
+        c->conf = NULL;
+}

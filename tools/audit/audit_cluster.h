@@ -1,0 +1,49 @@
+/*
+ * audit_cluster.h - everything bp-audit reads from the cluster, without
+ * joining any group: metadata, watermarks and the last records of every
+ * partition (simple consumer API, nothing committed) on one client; the
+ * bucket groups (listed, described, their committed offsets) through an
+ * admin client per round.
+ */
+#ifndef AUDIT_CLUSTER_H
+#define AUDIT_CLUSTER_H
+
+#include <librdkafka/rdkafka.h>
+
+#include "audit_model.h"
+#include "audit_props.h"
+
+typedef struct audit_cluster {
+        rd_kafka_t *rk;         /**< Metadata, offsets, records. */
+        rd_kafka_conf_t *conf;  /**< Its configuration, for admin. */
+        rd_kafka_t *admin;      /**< Group requests (one per round). */
+        int timeout_ms;
+        int abandoned; /**< A group request got no answer in time. */
+        int no_groups_api; /**< The cluster cannot list groups. */
+} audit_cluster_t;
+
+/** Creates the client from the connection and security properties of
+ *  \p props. Returns 0, or -1 with \p err naming the property. */
+int audit_cluster_open(audit_cluster_t *c, const audit_props_t *props,
+                       int timeout_ms, char *err, size_t err_size);
+
+/** The partition count of \p topic, or -1 with \p err saying why (cluster
+ *  not answering within the timeout, topic missing). */
+int32_t audit_cluster_partitions(audit_cluster_t *c, const char *topic,
+                                 char *err, size_t err_size);
+
+/** Low and high watermark of every partition. */
+void audit_cluster_watermarks(audit_cluster_t *c, audit_t *a);
+
+/** Adds the bucket groups (per bucket, and multi-bucket groups found by
+ *  listing), describes them and reads their committed offsets. What could
+ *  not be read becomes an "unchecked" finding. */
+void audit_cluster_groups(audit_cluster_t *c, audit_t *a);
+
+/** Reads the last \p records records of every partition and counts their
+ *  keys (audit_count_key()). */
+void audit_cluster_routing(audit_cluster_t *c, audit_t *a, int records);
+
+void audit_cluster_close(audit_cluster_t *c);
+
+#endif /* AUDIT_CLUSTER_H */

@@ -1,0 +1,199 @@
+/*
+ * audit_model.c - setting up and freeing bp-audit's picture of a topic,
+ * and the list of findings.
+ */
+#include "audit_model.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Above this partition count the buckets' past ownership (contiguous
+ * layout) is not computed: the cost grows with its square. */
+#define AUDIT_HISTORY_MAX 4096
+
+static const char *finding_names[AUDIT_F__CNT] = {
+    "misrouted",   "no_consumer",  "unread_partition", "double_read",
+    "not_bucket_consumer", "idle_member", "stale_commit",
+    "foreign_commit", "unknown_keys", "unchecked"};
+
+const char *audit_finding_name(audit_finding_kind_t kind) {
+        return (unsigned)kind < AUDIT_F__CNT ? finding_names[kind] : "?";
+}
+
+int audit_finding_is_fault(audit_finding_kind_t kind) {
+        return kind <= AUDIT_F_NOT_BUCKET;
+}
+
+/* Bit b of history[p]: bucket b owned partition p at some count from the
+ * bucket count up to now (contiguous layouts move partitions as the topic
+ * grows; stable ones never do). */
+static int fill_history(audit_t *a, char *err, size_t err_size) {
+        int32_t n = a->layout->partition_cnt, cnt, p;
+
+        for (p = 0; p < n; p++)
+                a->history[p] = a->past[p] = 1ull << a->layout->bucket_of[p];
+        if (a->cfg->layout == BP_LAYOUT_STABLE || n > AUDIT_HISTORY_MAX)
+                return 0;
+        for (cnt = a->cfg->bucket_cnt; cnt < n; cnt++) {
+                bp_layout_t *l = bp_layout_compute(a->cfg, cnt, err, err_size);
+                if (!l)
+                        return -1;
+                for (p = 0; p < cnt; p++)
+                        a->history[p] |= 1ull << l->bucket_of[p];
+                bp_layout_destroy(l);
+        }
+        return 0;
+}
+
+int audit_init(audit_t *a, const bp_config_t *cfg, const char *base_group,
+               int32_t partition_cnt, char *err, size_t err_size) {
+        int32_t p;
+
+        memset(a, 0, sizeof(*a));
+        a->cfg = cfg;
+        snprintf(a->base_group, sizeof(a->base_group), "%s",
+                 base_group ? base_group : "");
+        a->layout = bp_layout_compute(cfg, partition_cnt, err, err_size);
+        if (!a->layout)
+                return -1;
+        a->parts   = calloc((size_t)partition_cnt, sizeof(*a->parts));
+        a->history = calloc((size_t)partition_cnt, sizeof(*a->history));
+        a->past    = calloc((size_t)partition_cnt, sizeof(*a->past));
+        if (!a->parts || !a->history || !a->past) {
+                snprintf(err, err_size, "out of memory");
+                audit_destroy(a);
+                return -1;
+        }
+        for (p = 0; p < partition_cnt; p++)
+                a->parts[p].low = a->parts[p].high = -1;
+        if (fill_history(a, err, err_size)) {
+                audit_destroy(a);
+                return -1;
+        }
+        return 0;
+}
+
+int audit_add_past(audit_t *a, int32_t partition_cnt, char *err,
+                   size_t err_size) {
+        bp_layout_t *l;
+        int32_t p;
+
+        if (partition_cnt >= a->layout->partition_cnt) {
+                snprintf(err, err_size,
+                         "--grown-from %d: not below the topic's %d "
+                         "partitions",
+                         (int)partition_cnt, (int)a->layout->partition_cnt);
+                return -1;
+        }
+        l = bp_layout_compute(a->cfg, partition_cnt, err, err_size);
+        if (!l)
+                return -1;
+        for (p = 0; p < partition_cnt; p++)
+                a->past[p] |= 1ull << l->bucket_of[p];
+        bp_layout_destroy(l);
+        return 0;
+}
+
+int audit_add_group(audit_t *a, const char *name, const int *buckets,
+                    int bucket_cnt) {
+        audit_group_t *g, *grown;
+        int32_t p, n = a->layout->partition_cnt;
+
+        grown = realloc(a->groups, (size_t)(a->group_cnt + 1) * sizeof(*g));
+        if (!grown)
+                return -1;
+        a->groups = grown;
+        g         = &a->groups[a->group_cnt];
+        memset(g, 0, sizeof(*g));
+        g->committed = malloc((size_t)n * sizeof(*g->committed));
+        if (!g->committed)
+                return -1;
+        for (p = 0; p < n; p++)
+                g->committed[p] = -1;
+        snprintf(g->name, sizeof(g->name), "%s", name);
+        memcpy(g->buckets, buckets, (size_t)bucket_cnt * sizeof(int));
+        g->bucket_cnt = bucket_cnt;
+        return a->group_cnt++;
+}
+
+audit_member_t *audit_add_member(audit_t *a, int g, const char *consumer_id,
+                                 const char *client_id, const char *host,
+                                 const int32_t *indexes, int index_cnt) {
+        audit_group_t *grp = &a->groups[g];
+        audit_member_t *m, *grown;
+
+        grown = realloc(grp->members,
+                        (size_t)(grp->member_cnt + 1) * sizeof(*m));
+        if (!grown)
+                return NULL;
+        grp->members = grown;
+        m            = &grp->members[grp->member_cnt];
+        memset(m, 0, sizeof(*m));
+        if (index_cnt > 0) {
+                m->indexes = malloc((size_t)index_cnt * sizeof(int32_t));
+                m->reads   = malloc((size_t)index_cnt * sizeof(int32_t));
+                if (!m->indexes || !m->reads) {
+                        free(m->indexes);
+                        free(m->reads);
+                        return NULL;
+                }
+                memcpy(m->indexes, indexes, (size_t)index_cnt * sizeof(int32_t));
+        }
+        m->index_cnt = index_cnt;
+        snprintf(m->consumer_id, sizeof(m->consumer_id), "%s",
+                 consumer_id ? consumer_id : "");
+        snprintf(m->client_id, sizeof(m->client_id), "%s",
+                 client_id ? client_id : "");
+        snprintf(m->host, sizeof(m->host), "%s", host ? host : "");
+        grp->member_cnt++;
+        return m;
+}
+
+void audit_add_finding(audit_t *a, audit_finding_kind_t kind, int bucket,
+                       int32_t partition, int group, int member,
+                       int64_t count, const char *fmt, ...) {
+        audit_finding_t *f;
+        va_list ap;
+
+        if (a->finding_cnt == a->finding_cap) {
+                int cap = a->finding_cap ? 2 * a->finding_cap : 16;
+                audit_finding_t *grown =
+                    realloc(a->findings, (size_t)cap * sizeof(*f));
+                if (!grown)
+                        return; /* out of memory: the finding is lost */
+                a->findings    = grown;
+                a->finding_cap = cap;
+        }
+        f = &a->findings[a->finding_cnt++];
+        f->kind      = kind;
+        f->bucket    = bucket;
+        f->partition = partition;
+        f->group     = group;
+        f->member    = member;
+        f->count     = count;
+        va_start(ap, fmt);
+        vsnprintf(f->text, sizeof(f->text), fmt, ap);
+        va_end(ap);
+}
+
+void audit_destroy(audit_t *a) {
+        int g, m;
+
+        for (g = 0; g < a->group_cnt; g++) {
+                for (m = 0; m < a->groups[g].member_cnt; m++) {
+                        free(a->groups[g].members[m].indexes);
+                        free(a->groups[g].members[m].reads);
+                }
+                free(a->groups[g].members);
+                free(a->groups[g].committed);
+        }
+        free(a->groups);
+        free(a->findings);
+        free(a->parts);
+        free(a->history);
+        free(a->past);
+        bp_layout_destroy(a->layout);
+        memset(a, 0, sizeof(*a));
+}

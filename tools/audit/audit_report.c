@@ -1,0 +1,390 @@
+/*
+ * audit_report.c - the readable report and the JSON document.
+ */
+#include "audit_report.h"
+
+#include <string.h>
+
+#include "audit_lag.h"
+#include "bp_escape.h"
+
+#define JSON_STR_SIZE (6 * 512 + 1)
+
+static const char *key_names[AUDIT_KEY__CNT] = {
+    "in_bucket", "misrouted", "old_layout", "unknown", "null"};
+
+int audit_fault_count(const audit_t *a) {
+        int i, n = 0;
+        for (i = 0; i < a->finding_cnt; i++)
+                n += audit_finding_is_fault(a->findings[i].kind);
+        return n;
+}
+
+/* Writes \p p[0..n-1] as ranges ("0-3,8,10-11"; "-" when empty) into
+ * \p buf, truncated to fit. */
+static void format_ranges(char *buf, size_t size, const int32_t *p,
+                          int32_t n) {
+        size_t at = 0;
+        int32_t i, j;
+        buf[0] = '\0';
+        if (n == 0)
+                snprintf(buf, size, "-");
+        for (i = 0; i < n && at < size; i = j + 1) {
+                j = i;
+                while (j + 1 < n && p[j + 1] == p[j] + 1)
+                        j++;
+                at += (size_t)snprintf(buf + at, size - at, "%s%d",
+                                       i ? "," : "", (int)p[i]);
+                if (j > i && at < size)
+                        at += (size_t)snprintf(buf + at, size - at, "-%d",
+                                               (int)p[j]);
+        }
+}
+
+static const int32_t *bucket_parts(const bp_layout_t *l, int b) {
+        return l->partitions + l->first[b];
+}
+
+static void text_buckets(FILE *f, const audit_t *a) {
+        char alloc[32], ranges[4096];
+        int b, unc, g;
+        int64_t lag;
+
+        fprintf(f, "  %-16s %6s  %-16s %10s  %s\n", "bucket", "share",
+                "partitions", "lag", "lag from group");
+        for (b = 0; b < a->cfg->bucket_cnt; b++) {
+                bp_allocation_format(a->cfg->allocation[b], alloc,
+                                     sizeof(alloc));
+                strcat(alloc, "%");
+                fprintf(f, "  %-16s %6s  ", a->cfg->buckets[b].name, alloc);
+                format_ranges(ranges, sizeof(ranges),
+                              bucket_parts(a->layout, b), a->layout->count[b]);
+                fprintf(f, "%-16s", ranges);
+                lag = audit_bucket_lag(a, b, &unc);
+                g   = audit_lag_group(a, b);
+                if (lag < 0)
+                        fprintf(f, " %10s  -\n", "?");
+                else
+                        fprintf(f, " %10lld  %s%s\n", (long long)lag,
+                                a->groups[g].name,
+                                unc ? " (some partitions never committed: "
+                                      "counted from their first record)"
+                                    : "");
+        }
+}
+
+static void text_groups(FILE *f, const audit_t *a) {
+        char ranges[8192];
+        int g, m;
+        for (g = 0; g < a->group_cnt; g++) {
+                const audit_group_t *grp = &a->groups[g];
+                fprintf(f, "  %s: %s, %d member%s\n", grp->name,
+                        grp->described ? grp->state : "not described",
+                        grp->member_cnt, grp->member_cnt == 1 ? "" : "s");
+                for (m = 0; m < grp->member_cnt; m++) {
+                        const audit_member_t *mem = &grp->members[m];
+                        fprintf(f, "    %s (client id \"%s\", %s)\n",
+                                mem->consumer_id, mem->client_id, mem->host);
+                        format_ranges(ranges, sizeof(ranges), mem->indexes,
+                                      mem->index_cnt);
+                        fprintf(f, "      broker says  %s\n", ranges);
+                        format_ranges(ranges, sizeof(ranges), mem->reads,
+                                      mem->read_cnt);
+                        fprintf(f, "      reads        %s%s\n", ranges,
+                                mem->not_bucket ? "  (NOT a bucket consumer: "
+                                                  "reads what the broker "
+                                                  "says)"
+                                                : "");
+                }
+        }
+}
+
+static void text_partitions(FILE *f, const audit_t *a) {
+        int32_t p;
+        int unc;
+        fprintf(f, "  %4s %-12s %10s %10s %7s %9s %9s %7s %7s %5s\n",
+                "part", "bucket", "end", "lag", "readers", "in-bucket",
+                "misrouted", "old", "unknown", "null");
+        for (p = 0; p < a->layout->partition_cnt; p++) {
+                const audit_partition_t *pt = &a->parts[p];
+                int b       = a->layout->bucket_of[p];
+                int64_t lag = audit_partition_lag(a, audit_lag_group(a, b), p,
+                                                  &unc);
+                fprintf(f, "  %4d %-12.12s %10lld ", (int)p,
+                        a->cfg->buckets[b].name, (long long)pt->high);
+                if (lag < 0)
+                        fprintf(f, "%10s", "?");
+                else
+                        fprintf(f, "%10lld", (long long)lag);
+                fprintf(f, " %7d %9lld %9lld %7lld %7lld %5lld%s\n",
+                        pt->reader_cnt,
+                        (long long)pt->keys[AUDIT_KEY_IN_BUCKET],
+                        (long long)pt->keys[AUDIT_KEY_MISROUTED],
+                        (long long)pt->keys[AUDIT_KEY_OLD_LAYOUT],
+                        (long long)pt->keys[AUDIT_KEY_UNKNOWN],
+                        (long long)pt->keys[AUDIT_KEY_NULL],
+                        pt->routing_incomplete ? "  (not read to the end)"
+                                               : "");
+        }
+}
+
+static void text_growth(FILE *f, const audit_t *a, const bp_layout_t *l) {
+        int32_t p;
+        int moved = 0;
+        if (!l)
+                return;
+        fprintf(f, "\nnext growth %d -> %d partitions:\n",
+                (int)a->layout->partition_cnt, (int)l->partition_cnt);
+        for (p = 0; p < a->layout->partition_cnt; p++)
+                if (a->layout->bucket_of[p] != l->bucket_of[p]) {
+                        fprintf(f, "  partition %d moves: %s -> %s\n", (int)p,
+                                a->cfg->buckets[a->layout->bucket_of[p]].name,
+                                a->cfg->buckets[l->bucket_of[p]].name);
+                        moved++;
+                }
+        if (!moved)
+                fprintf(f, "  no existing partition changes bucket\n");
+}
+
+void audit_print_text(FILE *f, const audit_t *a, const bp_layout_t *growth) {
+        int i, faults = audit_fault_count(a);
+
+        fprintf(f, "topic %s: %d partitions, %s layout, group.id %s\n",
+                a->cfg->topic, (int)a->layout->partition_cnt,
+                a->cfg->layout == BP_LAYOUT_STABLE ? "stable" : "contiguous",
+                a->base_group[0] ? a->base_group : "(not set)");
+        text_buckets(f, a);
+        if (a->group_cnt) {
+                fprintf(f, "\ngroups (broker's assignment -> partitions "
+                           "read after the bucket mapping):\n");
+                text_groups(f, a);
+        }
+        fprintf(f, "\npartitions (keys of the last %d records of each):\n",
+                a->routing_records);
+        text_partitions(f, a);
+        text_growth(f, a, growth);
+        fprintf(f, "\n");
+        for (i = 0; i < a->finding_cnt; i++)
+                fprintf(f, "%s %s: %s\n",
+                        audit_finding_is_fault(a->findings[i].kind) ? "FAULT"
+                                                                   : "note ",
+                        audit_finding_name(a->findings[i].kind),
+                        a->findings[i].text);
+        fprintf(f, "%s: %d fault%s, %d note%s\n",
+                faults ? "NOT HEALTHY" : "healthy", faults,
+                faults == 1 ? "" : "s", a->finding_cnt - faults,
+                a->finding_cnt - faults == 1 ? "" : "s");
+}
+
+/* --- JSON --------------------------------------------------------------- */
+
+static void jstr(FILE *f, const char *s) {
+        char buf[JSON_STR_SIZE];
+        bp_json_escape(s, strlen(s), buf, sizeof(buf));
+        fprintf(f, "\"%s\"", buf);
+}
+
+static void jints(FILE *f, const int32_t *v, int n) {
+        int i;
+        fprintf(f, "[");
+        for (i = 0; i < n; i++)
+                fprintf(f, "%s%d", i ? "," : "", (int)v[i]);
+        fprintf(f, "]");
+}
+
+static void jlag(FILE *f, int64_t lag) {
+        if (lag < 0)
+                fprintf(f, "null");
+        else
+                fprintf(f, "%lld", (long long)lag);
+}
+
+static void json_buckets(FILE *f, const audit_t *a) {
+        char alloc[32];
+        int b, unc, g;
+        fprintf(f, "\"buckets\":[");
+        for (b = 0; b < a->cfg->bucket_cnt; b++) {
+                int64_t lag = audit_bucket_lag(a, b, &unc);
+                g           = audit_lag_group(a, b);
+                bp_allocation_format(a->cfg->allocation[b], alloc,
+                                     sizeof(alloc));
+                fprintf(f, "%s{\"name\":", b ? "," : "");
+                jstr(f, a->cfg->buckets[b].name);
+                fprintf(f, ",\"allocation\":%s,\"partitions\":", alloc);
+                jints(f, bucket_parts(a->layout, b), a->layout->count[b]);
+                fprintf(f, ",\"lag\":");
+                jlag(f, lag);
+                fprintf(f, ",\"lag_group\":");
+                if (g >= 0)
+                        jstr(f, a->groups[g].name);
+                else
+                        fprintf(f, "null");
+                fprintf(f, ",\"uncommitted_partitions\":%d}", unc);
+        }
+        fprintf(f, "]");
+}
+
+static void json_partitions(FILE *f, const audit_t *a) {
+        int32_t p;
+        int k, unc;
+        fprintf(f, "\"partition_details\":[");
+        for (p = 0; p < a->layout->partition_cnt; p++) {
+                const audit_partition_t *pt = &a->parts[p];
+                int b                       = a->layout->bucket_of[p];
+                fprintf(f, "%s{\"partition\":%d,\"bucket\":", p ? "," : "",
+                        (int)p);
+                jstr(f, a->cfg->buckets[b].name);
+                fprintf(f, ",\"low\":%lld,\"high\":%lld,\"lag\":",
+                        (long long)pt->low, (long long)pt->high);
+                jlag(f, audit_partition_lag(a, audit_lag_group(a, b), p,
+                                            &unc));
+                fprintf(f, ",\"readers\":%d,\"keys\":{", pt->reader_cnt);
+                for (k = 0; k < AUDIT_KEY__CNT; k++)
+                        fprintf(f, "%s\"%s\":%lld", k ? "," : "", key_names[k],
+                                (long long)pt->keys[k]);
+                fprintf(f, "},\"routing_complete\":%s,\"misrouted_samples\":[",
+                        pt->routing_incomplete ? "false" : "true");
+                for (k = 0; k < pt->sample_cnt; k++) {
+                        fprintf(f, "%s", k ? "," : "");
+                        jstr(f, pt->samples[k]);
+                }
+                fprintf(f, "]}");
+        }
+        fprintf(f, "]");
+}
+
+static void json_groups(FILE *f, const audit_t *a) {
+        int g, m, k;
+        int32_t p;
+        fprintf(f, "\"groups\":[");
+        for (g = 0; g < a->group_cnt; g++) {
+                const audit_group_t *grp = &a->groups[g];
+                fprintf(f, "%s{\"name\":", g ? "," : "");
+                jstr(f, grp->name);
+                fprintf(f, ",\"buckets\":[");
+                for (k = 0; k < grp->bucket_cnt; k++) {
+                        fprintf(f, "%s", k ? "," : "");
+                        jstr(f, a->cfg->buckets[grp->buckets[k]].name);
+                }
+                fprintf(f, "],\"described\":%s,\"state\":",
+                        grp->described ? "true" : "false");
+                if (grp->described)
+                        jstr(f, grp->state);
+                else
+                        fprintf(f, "null");
+                fprintf(f, ",\"members\":[");
+                for (m = 0; m < grp->member_cnt; m++) {
+                        const audit_member_t *mem = &grp->members[m];
+                        fprintf(f, "%s{\"consumer_id\":", m ? "," : "");
+                        jstr(f, mem->consumer_id);
+                        fprintf(f, ",\"client_id\":");
+                        jstr(f, mem->client_id);
+                        fprintf(f, ",\"host\":");
+                        jstr(f, mem->host);
+                        fprintf(f, ",\"assigned\":");
+                        jints(f, mem->indexes, mem->index_cnt);
+                        fprintf(f, ",\"reads\":");
+                        jints(f, mem->reads, mem->read_cnt);
+                        fprintf(f, ",\"bucket_consumer\":%s}",
+                                mem->not_bucket ? "false" : "true");
+                }
+                fprintf(f, "],\"committed\":");
+                if (!grp->offsets_read)
+                        fprintf(f, "null");
+                else {
+                        fprintf(f, "{");
+                        for (p = 0, k = 0; p < a->layout->partition_cnt; p++)
+                                if (grp->committed[p] >= 0)
+                                        fprintf(f, "%s\"%d\":%lld",
+                                                k++ ? "," : "", (int)p,
+                                                (long long)grp->committed[p]);
+                        fprintf(f, "}");
+                }
+                fprintf(f, "}");
+        }
+        fprintf(f, "]");
+}
+
+static void json_growth(FILE *f, const audit_t *a, const bp_layout_t *l) {
+        int32_t p;
+        int k = 0;
+        if (!l) {
+                fprintf(f, "\"growth\":null");
+                return;
+        }
+        fprintf(f, "\"growth\":{\"partitions\":%d,\"moves\":[",
+                (int)l->partition_cnt);
+        for (p = 0; p < a->layout->partition_cnt; p++) {
+                if (a->layout->bucket_of[p] == l->bucket_of[p])
+                        continue;
+                fprintf(f, "%s{\"partition\":%d,\"from\":", k++ ? "," : "",
+                        (int)p);
+                jstr(f, a->cfg->buckets[a->layout->bucket_of[p]].name);
+                fprintf(f, ",\"to\":");
+                jstr(f, a->cfg->buckets[l->bucket_of[p]].name);
+                fprintf(f, "}");
+        }
+        fprintf(f, "]}");
+}
+
+static void json_findings(FILE *f, const audit_t *a) {
+        int i;
+        fprintf(f, "\"findings\":[");
+        for (i = 0; i < a->finding_cnt; i++) {
+                const audit_finding_t *x = &a->findings[i];
+                fprintf(f, "%s{\"kind\":\"%s\",\"fault\":%s,\"bucket\":",
+                        i ? "," : "", audit_finding_name(x->kind),
+                        audit_finding_is_fault(x->kind) ? "true" : "false");
+                if (x->bucket >= 0)
+                        jstr(f, a->cfg->buckets[x->bucket].name);
+                else
+                        fprintf(f, "null");
+                fprintf(f, ",\"partition\":");
+                if (x->partition >= 0)
+                        fprintf(f, "%d", (int)x->partition);
+                else
+                        fprintf(f, "null");
+                fprintf(f, ",\"group\":");
+                if (x->group >= 0)
+                        jstr(f, a->groups[x->group].name);
+                else
+                        fprintf(f, "null");
+                fprintf(f, ",\"member\":");
+                if (x->group >= 0 && x->member >= 0)
+                        jstr(f, a->groups[x->group].members[x->member]
+                                    .consumer_id);
+                else
+                        fprintf(f, "null");
+                fprintf(f, ",\"count\":%lld,\"text\":", (long long)x->count);
+                jstr(f, x->text);
+                fprintf(f, "}");
+        }
+        fprintf(f, "]");
+}
+
+void audit_print_json(FILE *f, const audit_t *a, const bp_layout_t *growth) {
+        int faults = audit_fault_count(a);
+        fprintf(f, "{\"version\":1,\"topic\":");
+        jstr(f, a->cfg->topic);
+        fprintf(f, ",\"partitions\":%d,\"layout\":\"%s\",\"group_id\":",
+                (int)a->layout->partition_cnt,
+                a->cfg->layout == BP_LAYOUT_STABLE ? "stable" : "contiguous");
+        if (a->base_group[0])
+                jstr(f, a->base_group);
+        else
+                fprintf(f, "null");
+        fprintf(f, ",\"healthy\":%s,\"faults\":%d,\"notes\":%d,"
+                   "\"routing_records\":%d,",
+                faults ? "false" : "true", faults, a->finding_cnt - faults,
+                a->routing_records);
+        json_buckets(f, a);
+        fprintf(f, ",");
+        json_partitions(f, a);
+        fprintf(f, ",");
+        json_groups(f, a);
+        fprintf(f, ",");
+        json_growth(f, a, growth);
+        fprintf(f, ",");
+        json_findings(f, a);
+        fprintf(f, "}\n");
+}

@@ -1,0 +1,22 @@
+/*
+ * audit_report.h - bp-audit's output: the readable report and the JSON
+ * document (shape in docs/operations.md).
+ */
+#ifndef AUDIT_REPORT_H
+#define AUDIT_REPORT_H
+
+#include <stdio.h>
+
+#include "audit_model.h"
+
+/** Number of findings that are faults (bp-audit exits 1 if any). */
+int audit_fault_count(const audit_t *a);
+
+/** The readable report; \p growth is the layout of the next growth
+ *  (NULL if none). */
+void audit_print_text(FILE *f, const audit_t *a, const bp_layout_t *growth);
+
+/** The JSON document, on one line. */
+void audit_print_json(FILE *f, const audit_t *a, const bp_layout_t *growth);
+
+#endif /* AUDIT_REPORT_H */

@@ -1,0 +1,301 @@
+/*
+ * bp_audit_cli.c - bp-audit: checks a live bucket topic against its layout
+ * (routing of the last records, who really reads each partition, lag per
+ * bucket), from the same properties file the clients use.
+ *
+ *   bp-audit --config app.properties [--records N] [--timeout MS]
+ *            [--growth-to N] [--grown-from N1,N2] [--json] [--watch S]
+ *            [--bootstrap B] [--topic T] [--group G] [--buckets ...]
+ *            [--allocation ...] [--layout L] [--delimiter D]
+ *            [-X name=value]...
+ *
+ * Exit status: 0 healthy, 1 a fault was found, 2 bad input or the cluster
+ * or topic could not be read.
+ */
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "audit/audit_classify.h"
+#include "audit/audit_cluster.h"
+#include "audit/audit_owner.h"
+#include "audit/audit_props.h"
+#include "audit/audit_report.h"
+#include "bp_config.h"
+#include "bp_list.h"
+
+#define DEFAULT_RECORDS 100
+#define DEFAULT_TIMEOUT_MS 10000
+
+static volatile sig_atomic_t stop_watch;
+
+static void on_signal(int sig) {
+        (void)sig;
+        stop_watch = 1;
+}
+
+static void usage(FILE *f) {
+        fprintf(f,
+                "usage: bp-audit --config app.properties [--records N] "
+                "[--timeout MS]\n"
+                "                [--growth-to N] [--grown-from N1,N2] [--json] "
+                "[--watch S]\n"
+                "                [--bootstrap B] [--topic T] [--group G] "
+                "[--buckets B]\n"
+                "                [--allocation A] [--layout L] "
+                "[--delimiter D] [-X name=value]\n");
+}
+
+static int bad(const char *msg) {
+        fprintf(stderr, "bp-audit: %s\n", msg);
+        return 2;
+}
+
+/* A whole number in [min, max] for option \p opt; -1 with a message. */
+static long number(const char *opt, const char *s, long min, long max) {
+        char *end;
+        long v = strtol(s, &end, 10);
+        if (!*s || *end || v < min || v > max) {
+                fprintf(stderr,
+                        "bp-audit: %s \"%s\": expected a whole number from "
+                        "%ld to %ld\n",
+                        opt, s, min, max);
+                return -1;
+        }
+        return v;
+}
+
+/* Applies the bucket.priority.* properties to \p cfg. */
+static int load_config(const audit_props_t *props, const char *path,
+                       bp_config_t *cfg) {
+        char err[1024];
+        int i;
+
+        bp_config_init(cfg);
+        for (i = 0; i < props->cnt; i++) {
+                const audit_prop_t *p = &props->items[i];
+                if (bp_config_set(cfg, p->name, p->value, err, sizeof(err)) !=
+                    BP_SET_INVALID)
+                        continue;
+                if (p->line)
+                        fprintf(stderr, "bp-audit: %s:%d: %s\n", path, p->line,
+                                err);
+                else
+                        fprintf(stderr, "bp-audit: %s\n", err);
+                return -1;
+        }
+        if (bp_config_check_complete(cfg, err, sizeof(err)))
+                return bad(err), -1;
+        return 0;
+}
+
+/* --grown-from "6,12": the partition counts the topic had before. */
+static int add_past(audit_t *a, const char *list) {
+        const char *cur = list, *item;
+        char num[16], err[512];
+        size_t len;
+        long n;
+
+        while (bp_list_next(&cur, &item, &len)) {
+                snprintf(num, sizeof(num), "%.*s", (int)(len < 15 ? len : 15),
+                         item);
+                if (len > 15 || (n = number("--grown-from", num, 1,
+                                            BP_MAX_PARTITIONS)) < 0) {
+                        if (len > 15)
+                                fprintf(stderr, "bp-audit: --grown-from "
+                                                "\"%s\": expected partition "
+                                                "counts such as 6,12\n",
+                                        list);
+                        return -1;
+                }
+                if (audit_add_past(a, (int32_t)n, err, sizeof(err)))
+                        return bad(err), -1;
+        }
+        return 0;
+}
+
+/* One audit of the cluster; prints it and returns the exit status. */
+static int audit_once(audit_cluster_t *c, const bp_config_t *cfg,
+                      const char *group, int records, int32_t growth_to,
+                      const char *grown_from, int json) {
+        char err[1024];
+        int32_t n = audit_cluster_partitions(c, cfg->topic, err, sizeof(err));
+        bp_layout_t *growth = NULL;
+        audit_t a;
+        int rc;
+
+        if (n < 0)
+                return bad(err);
+        if (audit_init(&a, cfg, group, n, err, sizeof(err)))
+                return bad(err);
+        if (grown_from && add_past(&a, grown_from)) {
+                audit_destroy(&a);
+                return 2;
+        }
+        audit_cluster_watermarks(c, &a);
+        audit_cluster_groups(c, &a);
+        audit_cluster_routing(c, &a, records);
+        audit_owner_judge(&a);
+        audit_routing_findings(&a);
+        if (growth_to == 0 || growth_to > n)
+                growth = bp_layout_compute(cfg, growth_to ? growth_to : 2 * n,
+                                           err, sizeof(err));
+        if (json)
+                audit_print_json(stdout, &a, growth);
+        else
+                audit_print_text(stdout, &a, growth);
+        fflush(stdout);
+        rc = audit_fault_count(&a) ? 1 : 0;
+        bp_layout_destroy(growth);
+        audit_destroy(&a);
+        return rc;
+}
+
+int main(int argc, char **argv) {
+        static const struct option opts[] = {
+            {"config", required_argument, NULL, 'c'},
+            {"bootstrap", required_argument, NULL, 'B'},
+            {"topic", required_argument, NULL, 't'},
+            {"group", required_argument, NULL, 'g'},
+            {"buckets", required_argument, NULL, 'b'},
+            {"allocation", required_argument, NULL, 'a'},
+            {"layout", required_argument, NULL, 'l'},
+            {"delimiter", required_argument, NULL, 'd'},
+            {"records", required_argument, NULL, 'n'},
+            {"timeout", required_argument, NULL, 'T'},
+            {"growth-to", required_argument, NULL, 'G'},
+            {"grown-from", required_argument, NULL, 'F'},
+            {"watch", required_argument, NULL, 'w'},
+            {"json", no_argument, NULL, 'j'},
+            {"help", no_argument, NULL, 'h'},
+            {NULL, 0, NULL, 0}};
+        const char *prop[128] = {['B'] = "bootstrap.servers",
+                                 ['t'] = "bucket.priority.topic",
+                                 ['g'] = "group.id",
+                                 ['b'] = "bucket.priority.buckets",
+                                 ['a'] = "bucket.priority.allocation",
+                                 ['l'] = "bucket.priority.layout",
+                                 ['d'] = "bucket.priority.delimiter"};
+        audit_props_t props = {0}, overrides = {0};
+        audit_cluster_t cluster;
+        const char *config = NULL, *grown_from = NULL;
+        long records = DEFAULT_RECORDS, timeout = DEFAULT_TIMEOUT_MS,
+             growth_to = 0, watch = 0;
+        int json = 0, opt, i, rc = 2;
+        bp_config_t cfg;
+        char err[1024];
+
+        while ((opt = getopt_long(argc, argv, "X:", opts, NULL)) != -1) {
+                char *eq;
+                switch (opt) {
+                case 'c':
+                        config = optarg;
+                        break;
+                case 'B':
+                case 't':
+                case 'g':
+                case 'b':
+                case 'a':
+                case 'l':
+                case 'd':
+                        if (audit_props_set(&overrides, prop[opt], optarg))
+                                goto oom;
+                        break;
+                case 'X':
+                        eq = strchr(optarg, '=');
+                        if (!eq || eq == optarg) {
+                                fprintf(stderr,
+                                        "bp-audit: -X \"%s\": expected "
+                                        "name=value\n",
+                                        optarg);
+                                goto out;
+                        }
+                        *eq = '\0';
+                        if (audit_props_set(&overrides, optarg, eq + 1))
+                                goto oom;
+                        break;
+                case 'n':
+                        if ((records = number("--records", optarg, 0,
+                                              1000000)) < 0)
+                                goto out;
+                        break;
+                case 'T':
+                        if ((timeout = number("--timeout", optarg, 100,
+                                              600000)) < 0)
+                                goto out;
+                        break;
+                case 'G':
+                        if ((growth_to = number("--growth-to", optarg, 1,
+                                                BP_MAX_PARTITIONS)) < 0)
+                                goto out;
+                        break;
+                case 'F':
+                        grown_from = optarg;
+                        break;
+                case 'w':
+                        if ((watch = number("--watch", optarg, 1, 86400)) < 0)
+                                goto out;
+                        break;
+                case 'j':
+                        json = 1;
+                        break;
+                case 'h':
+                        usage(stdout);
+                        rc = 0;
+                        goto out;
+                default:
+                        usage(stderr);
+                        goto out;
+                }
+        }
+        if (optind < argc) {
+                fprintf(stderr, "bp-audit: unexpected argument \"%s\"\n",
+                        argv[optind]);
+                usage(stderr);
+                goto out;
+        }
+        if (config && audit_props_load(config, &props, err, sizeof(err))) {
+                bad(err);
+                goto out;
+        }
+        for (i = 0; i < overrides.cnt; i++)
+                if (audit_props_set(&props, overrides.items[i].name,
+                                    overrides.items[i].value))
+                        goto oom;
+        if (load_config(&props, config ? config : "options", &cfg))
+                goto out;
+        if (audit_cluster_open(&cluster, &props, (int)timeout, err,
+                               sizeof(err))) {
+                bad(err);
+                goto out;
+        }
+        if (watch) {
+                signal(SIGINT, on_signal);
+                signal(SIGTERM, on_signal);
+        }
+        for (;;) {
+                if (watch && !json && isatty(STDOUT_FILENO))
+                        printf("\033[H\033[2J");
+                rc = audit_once(&cluster, &cfg, audit_props_get(&props,
+                                                                "group.id"),
+                                (int)records, (int32_t)growth_to, grown_from,
+                                json);
+                if (!watch || stop_watch)
+                        break;
+                for (i = 0; i < watch && !stop_watch; i++)
+                        sleep(1);
+                if (stop_watch)
+                        break;
+        }
+        audit_cluster_close(&cluster);
+        goto out;
+oom:
+        bad("out of memory");
+out:
+        audit_props_free(&props);
+        audit_props_free(&overrides);
+        return rc;
+}
