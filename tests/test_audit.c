@@ -204,11 +204,11 @@ static void test_count_and_samples(void **state) {
  * roundrobin indexes of \p partitions numbers (member k: i % members ==
  * k), as the broker assigns them. */
 static int add_rr_group(audit_t *a, int b, int members) {
-        char name[64], id[32];
+        char name[80], id[32];
         int32_t idx[64];
         int g, k, n;
         int32_t i;
-        snprintf(name, sizeof(name), "app.%s", cfg3.buckets[b].name);
+        snprintf(name, sizeof(name), "app.%.64s", cfg3.buckets[b].name);
         g = audit_add_group(a, name, &b, 1);
         assert_true(g >= 0);
         a->groups[g].described    = 1;
