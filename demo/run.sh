@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # run.sh - the one command for a new user: installs what the build needs
 # (tests/install-deps.sh, Debian packages, only when missing), builds
-# bucket-priority, bp-layout and the demo (RelWithDebInfo, into build/) and
-# runs bp-demo with the arguments given, e.g.
+# bucket-priority, bp-layout, bp-audit and the demo (RelWithDebInfo, into
+# build/) and runs bp-demo with the arguments given, e.g.
 #
 #   demo/run.sh                       # the full story, about 1.5 minutes
 #   demo/run.sh --quick --json d.json --report d.html
@@ -21,8 +21,9 @@ for arg in "$@"; do
 usage: demo/run.sh [bp-demo options]
 
 Installs what the build needs (Debian packages, only when missing), builds
-the plugin, bp-layout and bp-demo into build/ and runs build/bin/bp-demo
-with the options given. Without options: the full demo, about 1.5 minutes.
+the plugin, bp-layout, bp-audit and bp-demo into build/ and runs
+build/bin/bp-demo with the options given. Without options: the full demo,
+about 1.5 minutes.
 
   --quick            smaller campaign, whole demo under 60 s
   --json FILE        write the runs' figures as JSON
@@ -46,5 +47,5 @@ cd "$root"
 "$root/tests/install-deps.sh"
 cmake -S "$root" -B "$root/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$root/build" -j"$(nproc 2>/dev/null || echo 2)" \
-  --target bp-demo bucketpriority bp-layout >/dev/null
+  --target bp-demo bucketpriority bp-layout bp-audit >/dev/null
 exec "$root/build/bin/bp-demo" "$@"
