@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "../include/bucket_priority.h"
+#include "../shared/bp_properties.h"
 #include "bp_consumer.h"
 #include "bp_scheduler.h"
 
@@ -54,7 +55,7 @@ static void warn_events(bp_client_t *c) {
                       "bucket, not only \"%s\", so once it joins its group "
                       "it reads at most one record. Pass each assignment through "
                       "bp_assignment_map_by_name() and set "
-                      "bucket.priority.rebalance.events.mapped=true (Go: "
+                      BP_PROP_EVENTS_MAPPED "=true (Go: "
                       "docs/clients.md)",
                       c->cfg.consumer_bucket_text);
 }
@@ -170,7 +171,7 @@ static void pause_unmapped(bp_client_t *c, rd_kafka_t *rk) {
                     "a rebalance event it does not map: its %d assigned "
                     "partitions are paused and it reads no more. Map "
                     "assignments with bp_assignment_map_by_name() and set "
-                    "bucket.priority.rebalance.events.mapped=true (Go: "
+                    BP_PROP_EVENTS_MAPPED "=true (Go: "
                     "docs/clients.md)",
                     c->cfg.consumer_bucket_text, assigned->cnt);
         }

@@ -15,10 +15,10 @@
 #include "../include/bucket_priority.h"
 #include "../shared/bp_escape.h"
 #include "../shared/bp_list.h"
+#include "../shared/bp_properties.h"
 #include "bp_consumer.h"
 #include "bp_scheduler.h"
 
-#define BP_BUCKET "bucket.priority.bucket"
 
 static int conf_text(const rd_kafka_conf_t *conf, const char *name,
                      char *buf, size_t size) {
@@ -108,7 +108,7 @@ static rd_kafka_conf_res_t refuse_strategy(const char *value, char *errstr,
 
         snprintf(errstr, errstr_size,
                  "partition.assignment.strategy: invalid value \"%s\" for "
-                 "a bucket consumer (" BP_BUCKET " is set): must be "
+                 "a bucket consumer (" BP_PROP_BUCKET " is set): must be "
                  "\"roundrobin\", since " STRATEGY_WHY "; leave it unset",
                  bp_shown_value(value, shown));
         return RD_KAFKA_CONF_INVALID;
@@ -122,7 +122,7 @@ static rd_kafka_conf_res_t refuse_bucket(const bp_client_t *c,
         char shown[BP_SHOWN_VALUE_SIZE], strategy[BP_SHOWN_VALUE_SIZE];
 
         snprintf(errstr, errstr_size,
-                 BP_BUCKET ": invalid value \"%s\": "
+                 BP_PROP_BUCKET ": invalid value \"%s\": "
                  "partition.assignment.strategy is \"%s\", and a bucket "
                  "consumer needs \"roundrobin\", since " STRATEGY_WHY
                  "; leave it unset",
@@ -134,7 +134,7 @@ static rd_kafka_conf_res_t refuse_bucket(const bp_client_t *c,
 static rd_kafka_conf_res_t refuse_protocol(char *errstr, size_t errstr_size) {
         snprintf(errstr, errstr_size,
                  "group.protocol: invalid value \"consumer\" for a bucket "
-                 "consumer (" BP_BUCKET " is set): the next generation "
+                 "consumer (" BP_PROP_BUCKET " is set): the next generation "
                  "protocol assigns partitions on the broker, where no "
                  "client callback can keep a consumer on its bucket; use "
                  "group.protocol=classic");
@@ -179,7 +179,7 @@ rd_kafka_conf_res_t bp_consumer_on_conf_set(bp_client_t *c,
                 return RD_KAFKA_CONF_UNKNOWN;
         }
         /* Becoming a bucket consumer must not contradict earlier sets. */
-        if (!strcmp(name, BP_BUCKET) && value && value[0]) {
+        if (!strcmp(name, BP_PROP_BUCKET) && value && value[0]) {
                 if (c->user_strategy[0] && !is_roundrobin(c->user_strategy))
                         return refuse_bucket(c, value, errstr, errstr_size);
                 if (c->group_protocol_consumer)
@@ -206,14 +206,14 @@ rd_kafka_conf_res_t bp_consumer_after_conf_set(bp_client_t *c,
         void *cb;
 
         update_mask(c);
-        if (!strcmp(name, "bucket.priority.topic") && c->cfg.topic_set &&
+        if (!strcmp(name, BP_PROP_TOPIC) && c->cfg.topic_set &&
             !c->refresh_user_set &&
             bp_conf_set_own(c, conf, "topic.metadata.refresh.interval.ms",
                             BP_METADATA_REFRESH_MS_TEXT, errstr,
                             errstr_size) != RD_KAFKA_CONF_OK)
                 return RD_KAFKA_CONF_INVALID;
 
-        if (strcmp(name, BP_BUCKET) && strcmp(name, "bucket.priority.group.per.bucket"))
+        if (strcmp(name, BP_PROP_BUCKET) && strcmp(name, BP_PROP_GROUP_PER_BUCKET))
                 return RD_KAFKA_CONF_OK;
         if (c->cfg.consumer_bucket_cnt > 0) {
                 if (bp_conf_set_own(c, conf, "partition.assignment.strategy",

@@ -10,6 +10,7 @@
 #include "../include/bucket_priority.h"
 #include "../shared/bp_escape.h"
 #include "../shared/bp_key.h"
+#include "../shared/bp_properties.h"
 #include "../plugin/bp_client.h"
 #include "../plugin/bp_registry.h"
 
@@ -97,7 +98,7 @@ static int32_t route_fallback(bp_client_t *c, const bp_layout_t *l,
                 bp_client_log_once(
                     c, BP_ONCE_DISCARD, 4,
                     "record to topic \"%s\" with key \"%s\" names no bucket; "
-                    "bucket.priority.fallback.partitioner=discard fails its "
+                    BP_PROP_FALLBACK_PARTITIONER "=discard fails its "
                     "delivery (Local: Unknown partition). Further discards "
                     "are counted in bp_stats(), not logged",
                     c->cfg.topic, shown);

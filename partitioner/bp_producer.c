@@ -11,6 +11,7 @@
 #include "../include/bucket_priority.h"
 #include "../plugin/bp_registry.h"
 #include "../shared/bp_escape.h"
+#include "../shared/bp_properties.h"
 #include "bp_builtins.h"
 #include "bp_producer.h"
 
@@ -60,9 +61,9 @@ static rd_kafka_conf_res_t refuse_for_sticky(const bp_client_t *c,
 
 /* Properties that only a consumer reads: they make no producer set-up. */
 static int consumer_only(const char *name) {
-        return !strcmp(name, "bucket.priority.bucket") ||
-               !strcmp(name, "bucket.priority.group.per.bucket") ||
-               !strcmp(name, "bucket.priority.rebalance.events.mapped");
+        return !strcmp(name, BP_PROP_BUCKET) ||
+               !strcmp(name, BP_PROP_GROUP_PER_BUCKET) ||
+               !strcmp(name, BP_PROP_EVENTS_MAPPED);
 }
 
 rd_kafka_conf_res_t bp_producer_on_conf_set(bp_client_t *c,
@@ -72,7 +73,7 @@ rd_kafka_conf_res_t bp_producer_on_conf_set(bp_client_t *c,
                                             size_t errstr_size) {
         if (!strcmp(name, "sticky.partitioning.linger.ms"))
                 return watch_sticky(c, value, errstr, errstr_size);
-        if (!strncmp(name, "bucket.priority.", 16) &&
+        if (!strncmp(name, BP_PROP_PREFIX, BP_PROP_PREFIX_LEN) &&
             !consumer_only(name) && c->cfg.consumer_bucket_cnt == 0 &&
             c->sticky_user_value > 0)
                 return refuse_for_sticky(c, name, value, errstr, errstr_size);

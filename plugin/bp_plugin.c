@@ -13,6 +13,7 @@
 #include "../include/bucket_priority.h"
 #include "../assignor/bp_consumer.h"
 #include "../partitioner/bp_producer.h"
+#include "../shared/bp_properties.h"
 #include "bp_client.h"
 #include "bp_registry.h"
 
@@ -82,7 +83,7 @@ static rd_kafka_resp_err_t on_conf_dup(rd_kafka_conf_t *new_conf,
         if (!c)
                 return RD_KAFKA_RESP_ERR__FAIL;
         for (i = 0; i < filter_cnt; i++)
-                if (!strncmp("bucket.priority.", filter[i], strlen(filter[i]))) {
+                if (!strncmp(BP_PROP_PREFIX, filter[i], strlen(filter[i]))) {
                         bp_config_init(&c->cfg); /* our properties filtered */
                         c->topic_len = 0;
                 }

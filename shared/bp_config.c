@@ -17,8 +17,8 @@
 
 #include "bp_escape.h"
 #include "bp_list.h"
+#include "bp_properties.h"
 
-#define PREFIX "bucket.priority."
 
 static const char *builtin_names[BP_BUILTIN__CNT] = {
     "random",  "consistent",     "consistent_random", "murmur2",
@@ -371,14 +371,14 @@ static bp_set_result_t resolve_consumer_buckets(bp_config_t *c,
                 char buf[SHOWN_SIZE];
                 idx = bp_config_find_bucket(c, item, len);
                 if (idx < 0)
-                        return fail(err, errsz, PREFIX "bucket",
+                        return fail(err, errsz, BP_PROP_BUCKET,
                                     c->consumer_bucket_text,
                                     "\"%s\" is not one of the buckets in "
-                                    PREFIX "buckets (checked when %s was set)",
+                                    BP_PROP_BUCKETS " (checked when %s was set)",
                                     shown(item, len, buf), setting);
                 for (j = 0; j < n; j++)
                         if (c->consumer_buckets[j] == idx)
-                                return fail(err, errsz, PREFIX "bucket",
+                                return fail(err, errsz, BP_PROP_BUCKET,
                                             c->consumer_bucket_text,
                                             "bucket \"%s\" is listed twice",
                                             shown(item, len, buf));
@@ -397,8 +397,8 @@ static bp_set_result_t cross_check(bp_config_t *c, const char *setting,
                 return fail(err, errsz, setting, value,
                             "%s lists %d buckets but %s lists %d "
                             "allocations; give one allocation per bucket",
-                            PREFIX "buckets", c->bucket_cnt,
-                            PREFIX "allocation", c->allocation_cnt);
+                            BP_PROP_BUCKETS, c->bucket_cnt,
+                            BP_PROP_ALLOCATION, c->allocation_cnt);
 
         for (i = 0; i < c->bucket_cnt; i++)
                 if (contains(c->buckets[i].name, c->buckets[i].name_len,
@@ -422,10 +422,10 @@ static bp_set_result_t cross_check(bp_config_t *c, const char *setting,
                             c, c->fallback_text, strlen(c->fallback_text));
                         if (c->fallback_bucket < 0)
                                 return fail(
-                                    err, errsz, PREFIX "fallback.partitioner",
+                                    err, errsz, BP_PROP_FALLBACK_PARTITIONER,
                                     c->fallback_text,
-                                    "expected one of the buckets in " PREFIX
-                                    "buckets, \"discard\", or a partitioner "
+                                    "expected one of the buckets in " BP_PROP_BUCKETS
+                                    ", \"discard\", or a partitioner "
                                     "(random, consistent, consistent_random, "
                                     "murmur2, murmur2_random, fnv1a, "
                                     "fnv1a_random, roundrobin)");
@@ -459,24 +459,45 @@ static bp_set_result_t set_ignored(bp_config_t *c, const char *name,
         return BP_SET_OK;
 }
 
+/* Every property, in the order the unknown-property error lists them;
+ * listed = 0 for one that is accepted and ignored. */
 static const struct {
         const char *name;
         setter_t set;
+        int listed;
 } setters[] = {
-    {PREFIX "topic", set_topic},
-    {PREFIX "buckets", set_buckets},
-    {PREFIX "allocation", set_allocation},
-    {PREFIX "delimiter", set_delimiter},
-    {PREFIX "layout", set_layout},
-    {PREFIX "within", set_within},
-    {PREFIX "fallback.partitioner", set_fallback},
-    {PREFIX "bucket", set_consumer_bucket},
-    {PREFIX "group.per.bucket", set_group_per_bucket},
-    {PREFIX "rebalance.events.mapped", set_events_mapped},
-    {PREFIX "schedule", set_schedule},
-    {PREFIX "lag.threshold", set_lag_threshold},
-    {PREFIX "fallback.assignor", set_ignored},
+    {BP_PROP_TOPIC, set_topic, 1},
+    {BP_PROP_BUCKETS, set_buckets, 1},
+    {BP_PROP_ALLOCATION, set_allocation, 1},
+    {BP_PROP_DELIMITER, set_delimiter, 1},
+    {BP_PROP_LAYOUT, set_layout, 1},
+    {BP_PROP_WITHIN, set_within, 1},
+    {BP_PROP_FALLBACK_PARTITIONER, set_fallback, 1},
+    {BP_PROP_BUCKET, set_consumer_bucket, 1},
+    {BP_PROP_GROUP_PER_BUCKET, set_group_per_bucket, 1},
+    {BP_PROP_EVENTS_MAPPED, set_events_mapped, 1},
+    {BP_PROP_SCHEDULE, set_schedule, 1},
+    {BP_PROP_LAG_THRESHOLD, set_lag_threshold, 1},
+    {BP_PROP_FALLBACK_ASSIGNOR, set_ignored, 0},
 };
+
+/* "topic, buckets, ...": the listed properties without the prefix. */
+static const char *known_properties(char *buf, size_t size) {
+        size_t i, len = 0;
+
+        buf[0] = '\0';
+        for (i = 0; i < sizeof(setters) / sizeof(setters[0]); i++) {
+                int n;
+                if (!setters[i].listed)
+                        continue;
+                n = snprintf(buf + len, size - len, "%s%s", len ? ", " : "",
+                             setters[i].name + BP_PROP_PREFIX_LEN);
+                if (n < 0 || (size_t)n >= size - len)
+                        break;
+                len += (size_t)n;
+        }
+        return buf;
+}
 
 bp_set_result_t bp_config_set(bp_config_t *cfg,
                               const char *name,
@@ -484,10 +505,11 @@ bp_set_result_t bp_config_set(bp_config_t *cfg,
                               char *errstr,
                               size_t errstr_size) {
         bp_config_t scratch;
+        char known[256];
         size_t i;
         bp_set_result_t r;
 
-        if (strncmp(name, PREFIX, sizeof(PREFIX) - 1))
+        if (strncmp(name, BP_PROP_PREFIX, BP_PROP_PREFIX_LEN))
                 return BP_SET_UNKNOWN;
         /* librdkafka hands "" to interceptors as NULL (its "reset"): both
          * are an empty value, which every setter refuses, since a reset
@@ -513,10 +535,8 @@ bp_set_result_t bp_config_set(bp_config_t *cfg,
                 return r;
         }
         return fail(errstr, errstr_size, name, value,
-                    "no such bucket-priority property (known: topic, "
-                    "buckets, allocation, delimiter, layout, within, "
-                    "fallback.partitioner, bucket, group.per.bucket, "
-                    "rebalance.events.mapped, schedule, lag.threshold)");
+                    "no such bucket-priority property (known: %s)",
+                    known_properties(known, sizeof(known)));
 }
 
 int bp_config_is_touched(const bp_config_t *cfg) {
@@ -528,16 +548,16 @@ int bp_config_check_complete(const bp_config_t *cfg,
                              size_t errstr_size) {
         const char *missing = NULL;
         if (!cfg->topic_set)
-                missing = PREFIX "topic";
+                missing = BP_PROP_TOPIC;
         else if (cfg->bucket_cnt == 0)
-                missing = PREFIX "buckets";
+                missing = BP_PROP_BUCKETS;
         else if (cfg->allocation_cnt == 0)
-                missing = PREFIX "allocation";
+                missing = BP_PROP_ALLOCATION;
         if (!missing)
                 return 0;
         snprintf(errstr, errstr_size,
                  "%s is not set; the bucket-priority plugin needs "
-                 "%stopic, %sbuckets and %sallocation",
-                 missing, PREFIX, PREFIX, PREFIX);
+                 "%s, %s and %s",
+                 missing, BP_PROP_TOPIC, BP_PROP_BUCKETS, BP_PROP_ALLOCATION);
         return -1;
 }

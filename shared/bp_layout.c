@@ -3,6 +3,7 @@
  * and the priority order both layouts share.
  */
 #include "bp_layout.h"
+#include "bp_properties.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,7 +58,7 @@ bp_layout_t *bp_layout_compute(const bp_config_t *cfg,
         if (n == 0 || cfg->allocation_cnt != n) {
                 snprintf(errstr, errstr_size,
                          "no buckets configured (bucket.priority.buckets and "
-                         "bucket.priority.allocation)");
+                         BP_PROP_ALLOCATION ")");
                 return NULL;
         }
         if (partition_cnt <= 0 || partition_cnt > BP_MAX_PARTITIONS) {

@@ -26,6 +26,7 @@
 #include "audit/audit_report.h"
 #include "bp_config.h"
 #include "bp_list.h"
+#include "bp_properties.h"
 
 #define DEFAULT_RECORDS 100
 #define DEFAULT_TIMEOUT_MS 10000
@@ -173,12 +174,12 @@ int main(int argc, char **argv) {
             {"help", no_argument, NULL, 'h'},
             {NULL, 0, NULL, 0}};
         const char *prop[128] = {['B'] = "bootstrap.servers",
-                                 ['t'] = "bucket.priority.topic",
+                                 ['t'] = BP_PROP_TOPIC,
                                  ['g'] = "group.id",
-                                 ['b'] = "bucket.priority.buckets",
-                                 ['a'] = "bucket.priority.allocation",
-                                 ['l'] = "bucket.priority.layout",
-                                 ['d'] = "bucket.priority.delimiter"};
+                                 ['b'] = BP_PROP_BUCKETS,
+                                 ['a'] = BP_PROP_ALLOCATION,
+                                 ['l'] = BP_PROP_LAYOUT,
+                                 ['d'] = BP_PROP_DELIMITER};
         audit_props_t props = {0}, overrides = {0};
         audit_cluster_t cluster;
         const char *config = NULL, *grown_from = NULL;

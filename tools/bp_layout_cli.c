@@ -17,6 +17,7 @@
 #include "bp_config.h"
 #include "bp_escape.h"
 #include "bp_layout.h"
+#include "bp_properties.h"
 #include "bp_list.h"
 
 #define MAX_STEPS 64
@@ -140,10 +141,10 @@ int main(int argc, char **argv) {
             {"json", no_argument, NULL, 'j'},
             {"help", no_argument, NULL, 'h'},
             {NULL, 0, NULL, 0}};
-        const char *prop[] = {['b'] = "bucket.priority.buckets",
-                              ['a'] = "bucket.priority.allocation",
-                              ['l'] = "bucket.priority.layout",
-                              ['d'] = "bucket.priority.delimiter"};
+        const char *prop[] = {['b'] = BP_PROP_BUCKETS,
+                              ['a'] = BP_PROP_ALLOCATION,
+                              ['l'] = BP_PROP_LAYOUT,
+                              ['d'] = BP_PROP_DELIMITER};
         bp_config_t cfg;
         bp_layout_t *layouts[MAX_STEPS] = {0};
         int32_t steps[MAX_STEPS];
