@@ -41,6 +41,7 @@
  * Exit status: 0 on success, 1 on any error (with a message on stderr).
  */
 #include <errno.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -86,63 +87,89 @@ typedef struct opts {
         int extra_cnt;
 } opts_t;
 
+/* argv[0] is the command word ("produce", ...), the options follow. */
 static void parse_opts(opts_t *o, int argc, char **argv) {
-        int i;
+        enum {
+                O_BOOTSTRAP = 256, O_PLUGIN, O_TOPIC, O_BUCKETS, O_ALLOCATION,
+                O_LAYOUT, O_OUT, O_BUCKET, O_GROUP, O_RESET, O_KEY_BUCKET,
+                O_START, O_COUNT, O_RATE, O_PARTITIONS, O_RF, O_PARTITION,
+                O_SESSION_MS
+        };
+        static const struct option longopts[] = {
+            {"bootstrap", required_argument, NULL, O_BOOTSTRAP},
+            {"plugin", required_argument, NULL, O_PLUGIN},
+            {"topic", required_argument, NULL, O_TOPIC},
+            {"buckets", required_argument, NULL, O_BUCKETS},
+            {"allocation", required_argument, NULL, O_ALLOCATION},
+            {"layout", required_argument, NULL, O_LAYOUT},
+            {"out", required_argument, NULL, O_OUT},
+            {"bucket", required_argument, NULL, O_BUCKET},
+            {"group", required_argument, NULL, O_GROUP},
+            {"reset", required_argument, NULL, O_RESET},
+            {"key-bucket", required_argument, NULL, O_KEY_BUCKET},
+            {"start", required_argument, NULL, O_START},
+            {"count", required_argument, NULL, O_COUNT},
+            {"rate", required_argument, NULL, O_RATE},
+            {"partitions", required_argument, NULL, O_PARTITIONS},
+            {"rf", required_argument, NULL, O_RF},
+            {"partition", required_argument, NULL, O_PARTITION},
+            {"session-ms", required_argument, NULL, O_SESSION_MS},
+            {NULL, 0, NULL, 0}};
+        int c;
+
         memset(o, 0, sizeof(*o));
         o->layout     = "contiguous";
         o->reset      = "earliest";
         o->session_ms = 6000;
         o->rf         = 1;
         o->partition  = -1;
-        for (i = 0; i < argc; i++) {
-                const char *k = argv[i], *v;
-                if (i + 1 >= argc)
-                        bcu_die("option %s needs a value", k);
-                v = argv[++i];
-                if (!strcmp(k, "-X")) {
-                        if (o->extra_cnt == MAX_EXTRA || !strchr(v, '='))
-                                bcu_die("-X %s: expected name=value (at most %d)",
-                                        v, MAX_EXTRA);
-                        o->extra[o->extra_cnt++] = v;
-                } else if (!strcmp(k, "--bootstrap"))
-                        o->bootstrap = v;
-                else if (!strcmp(k, "--plugin"))
-                        o->plugin = v;
-                else if (!strcmp(k, "--topic"))
-                        o->topic = v;
-                else if (!strcmp(k, "--buckets"))
-                        o->buckets = v;
-                else if (!strcmp(k, "--allocation"))
-                        o->allocation = v;
-                else if (!strcmp(k, "--layout"))
-                        o->layout = v;
-                else if (!strcmp(k, "--out"))
-                        o->out = v;
-                else if (!strcmp(k, "--bucket"))
-                        o->bucket = v;
-                else if (!strcmp(k, "--group"))
-                        o->group = v;
-                else if (!strcmp(k, "--reset"))
-                        o->reset = v;
-                else if (!strcmp(k, "--key-bucket"))
-                        o->key_bucket = v;
-                else if (!strcmp(k, "--start"))
-                        o->start = bcu_num_arg(k, v, LONG_MIN);
-                else if (!strcmp(k, "--count"))
-                        o->count = bcu_num_arg(k, v, LONG_MIN);
-                else if (!strcmp(k, "--rate"))
-                        o->rate = bcu_num_arg(k, v, LONG_MIN);
-                else if (!strcmp(k, "--partitions"))
-                        o->partitions = bcu_num_arg(k, v, LONG_MIN);
-                else if (!strcmp(k, "--rf"))
-                        o->rf = bcu_num_arg(k, v, LONG_MIN);
-                else if (!strcmp(k, "--partition"))
-                        o->partition = bcu_num_arg(k, v, LONG_MIN);
-                else if (!strcmp(k, "--session-ms"))
-                        o->session_ms = bcu_num_arg(k, v, LONG_MIN);
-                else
-                        bcu_die("unknown option %s", k);
+        optind        = 1;
+        while ((c = getopt_long(argc, argv, "X:", longopts, NULL)) != -1) {
+                switch (c) {
+                case 'X':
+                        if (o->extra_cnt == MAX_EXTRA || !strchr(optarg, '='))
+                                bcu_die("-X %s: expected name=value (at most "
+                                        "%d)",
+                                        optarg, MAX_EXTRA);
+                        o->extra[o->extra_cnt++] = optarg;
+                        break;
+                case O_BOOTSTRAP: o->bootstrap = optarg; break;
+                case O_PLUGIN: o->plugin = optarg; break;
+                case O_TOPIC: o->topic = optarg; break;
+                case O_BUCKETS: o->buckets = optarg; break;
+                case O_ALLOCATION: o->allocation = optarg; break;
+                case O_LAYOUT: o->layout = optarg; break;
+                case O_OUT: o->out = optarg; break;
+                case O_BUCKET: o->bucket = optarg; break;
+                case O_GROUP: o->group = optarg; break;
+                case O_RESET: o->reset = optarg; break;
+                case O_KEY_BUCKET: o->key_bucket = optarg; break;
+                case O_START:
+                        o->start = bcu_num_arg("--start", optarg, 0);
+                        break;
+                case O_COUNT:
+                        o->count = bcu_num_arg("--count", optarg, 0);
+                        break;
+                case O_RATE:
+                        o->rate = bcu_num_arg("--rate", optarg, 0);
+                        break;
+                case O_PARTITIONS:
+                        o->partitions = bcu_num_arg("--partitions", optarg, 1);
+                        break;
+                case O_RF: o->rf = bcu_num_arg("--rf", optarg, 1); break;
+                case O_PARTITION:
+                        o->partition = bcu_num_arg("--partition", optarg, -1);
+                        break;
+                case O_SESSION_MS:
+                        o->session_ms = bcu_num_arg("--session-ms", optarg, 1);
+                        break;
+                default: /* getopt_long said which option */
+                        bcu_die("bad options (the comment at the top of "
+                                "tests/broker/bp_broker_client.c lists them)");
+                }
         }
+        if (optind < argc)
+                bcu_die("unexpected argument \"%s\"", argv[optind]);
         if (!o->bootstrap)
                 bcu_die("--bootstrap is required");
         if (!o->topic)
@@ -625,15 +652,15 @@ int main(int argc, char **argv) {
         bcu_program = "bp-broker-client";
         setvbuf(stdout, NULL, _IOLBF, 0);
         if (argc >= 2 && !strcmp(argv[1], "produce")) {
-                parse_opts(&o, argc - 2, argv + 2);
+                parse_opts(&o, argc - 1, argv + 1);
                 return cmd_produce(&o);
         }
         if (argc >= 2 && !strcmp(argv[1], "consume")) {
-                parse_opts(&o, argc - 2, argv + 2);
+                parse_opts(&o, argc - 1, argv + 1);
                 return cmd_consume(&o);
         }
         if (argc >= 3 && !strcmp(argv[1], "admin")) {
-                parse_opts(&o, argc - 3, argv + 3);
+                parse_opts(&o, argc - 2, argv + 2);
                 return cmd_admin(argv[2], &o);
         }
         fprintf(stderr, "usage: bp-broker-client produce|consume|admin ... "

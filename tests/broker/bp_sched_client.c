@@ -56,6 +56,7 @@
  *   Exit status: 0, or 1 on a usage or client error.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -96,62 +97,79 @@ typedef struct opts {
 } opts_t;
 
 static void parse_opts(opts_t *o, int argc, char **argv) {
-        int i;
+        enum {
+                O_BOOTSTRAP = 256, O_TOPIC, O_GROUP, O_OUT, O_PLUGIN,
+                O_BUCKETS, O_ALLOCATION, O_SCHEDULE, O_CRITICAL, O_JUDGE,
+                O_THRESHOLD, O_WORK_US, O_WINDOW
+        };
+        static const struct option longopts[] = {
+            {"bootstrap", required_argument, NULL, O_BOOTSTRAP},
+            {"topic", required_argument, NULL, O_TOPIC},
+            {"group", required_argument, NULL, O_GROUP},
+            {"out", required_argument, NULL, O_OUT},
+            {"plugin", required_argument, NULL, O_PLUGIN},
+            {"buckets", required_argument, NULL, O_BUCKETS},
+            {"allocation", required_argument, NULL, O_ALLOCATION},
+            {"schedule", required_argument, NULL, O_SCHEDULE},
+            {"critical", required_argument, NULL, O_CRITICAL},
+            {"judge", required_argument, NULL, O_JUDGE},
+            {"threshold", required_argument, NULL, O_THRESHOLD},
+            {"work-us", required_argument, NULL, O_WORK_US},
+            {"window", required_argument, NULL, O_WINDOW},
+            {NULL, 0, NULL, 0}};
+        int c;
+
         memset(o, 0, sizeof(*o));
         o->window   = 2000;
         o->schedule = "strict";
         o->judge    = (judge_kind_t)-1;
-        for (i = 1; i < argc; i++) {
-                const char *k = argv[i], *v;
-                if (i + 1 >= argc)
-                        bcu_die("option %s needs a value", k);
-                v = argv[++i];
-                if (!strcmp(k, "-X")) {
-                        if (o->extra_cnt == MAX_EXTRA || !strchr(v, '='))
-                                bcu_die("-X %s: expected name=value", v);
-                        o->extra[o->extra_cnt++] = v;
-                } else if (!strcmp(k, "--bootstrap"))
-                        o->bootstrap = v;
-                else if (!strcmp(k, "--topic"))
-                        o->topic = v;
-                else if (!strcmp(k, "--group"))
-                        o->group = v;
-                else if (!strcmp(k, "--out"))
-                        o->out = v;
-                else if (!strcmp(k, "--plugin"))
-                        o->plugin = v;
-                else if (!strcmp(k, "--buckets"))
-                        o->buckets = v;
-                else if (!strcmp(k, "--allocation"))
-                        o->allocation = v;
-                else if (!strcmp(k, "--schedule"))
-                        o->schedule = v;
-                else if (!strcmp(k, "--critical"))
-                        o->critical = v;
-                else if (!strcmp(k, "--judge")) {
-                        if (!strcmp(v, "strict"))
+        while ((c = getopt_long(argc, argv, "X:", longopts, NULL)) != -1) {
+                switch (c) {
+                case 'X':
+                        if (o->extra_cnt == MAX_EXTRA || !strchr(optarg, '='))
+                                bcu_die("-X %s: expected name=value", optarg);
+                        o->extra[o->extra_cnt++] = optarg;
+                        break;
+                case O_BOOTSTRAP: o->bootstrap = optarg; break;
+                case O_TOPIC: o->topic = optarg; break;
+                case O_GROUP: o->group = optarg; break;
+                case O_OUT: o->out = optarg; break;
+                case O_PLUGIN: o->plugin = optarg; break;
+                case O_BUCKETS: o->buckets = optarg; break;
+                case O_ALLOCATION: o->allocation = optarg; break;
+                case O_SCHEDULE: o->schedule = optarg; break;
+                case O_CRITICAL: o->critical = optarg; break;
+                case O_JUDGE:
+                        if (!strcmp(optarg, "strict"))
                                 o->judge = JUDGE_STRICT;
-                        else if (!strcmp(v, "weighted"))
+                        else if (!strcmp(optarg, "weighted"))
                                 o->judge = JUDGE_WEIGHTED;
                         else
-                                bcu_die("--judge: strict or weighted, not %s", v);
-                } else if (!strcmp(k, "--threshold"))
-                        o->threshold = bcu_num_arg(k, v, 0);
-                else if (!strcmp(k, "--work-us"))
-                        o->work_us = bcu_num_arg(k, v, 0);
-                else if (!strcmp(k, "--window"))
-                        o->window = bcu_num_arg(k, v, 0);
-                else
-                        bcu_die("unknown option %s", k);
+                                bcu_die("--judge: strict or weighted, not %s",
+                                        optarg);
+                        break;
+                case O_THRESHOLD:
+                        o->threshold = bcu_num_arg("--threshold", optarg, 0);
+                        break;
+                case O_WORK_US:
+                        o->work_us = bcu_num_arg("--work-us", optarg, 0);
+                        break;
+                case O_WINDOW:
+                        o->window = bcu_num_arg("--window", optarg, 1);
+                        break;
+                default: /* getopt_long said which option */
+                        bcu_die("bad options (the comment at the top of "
+                                "tests/broker/bp_sched_client.c lists them)");
+                }
         }
+        if (optind < argc)
+                bcu_die("unexpected argument \"%s\"", argv[optind]);
         if (!o->bootstrap || !o->topic || !o->group || !o->out ||
             !o->critical || o->judge == (judge_kind_t)-1)
                 bcu_die("--bootstrap, --topic, --group, --out, --critical and "
                         "--judge are required");
         if (o->plugin && (!o->buckets || !o->allocation))
                 bcu_die("--plugin needs --buckets and --allocation");
-        if (o->window < 1)
-                bcu_die("--window must be at least 1");
 }
 
 /* The list consumer loads the plugin by properties, as an application
