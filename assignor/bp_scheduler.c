@@ -1,7 +1,9 @@
 /*
- * bp_scheduler.c - one consumer serving several buckets: which of its
- * partitions may deliver records now (strict or weighted), applied with
- * pause and resume; and the per bucket consumer statistics.
+ * bp_scheduler.c - one consumer serving several buckets: measures its
+ * partitions' lag, asks the decisions (shared/bp_schedule.c: which ranks
+ * may deliver now, strict or weighted, and how a paused bucket resumes)
+ * and applies them with pause and resume; and the per bucket consumer
+ * statistics.
  *
  * Who runs what:
  *   - the application thread, in on_consume: counts the records each
@@ -64,12 +66,7 @@ typedef struct bucket_state {
         uint64_t pauses;
         uint64_t delivered_seen; /* weighted: counter at the last tick */
         double credit;           /* weighted: records owed (+) or ahead (-) */
-        /* A resume of the whole bucket starts with one partition, its lead
-         * (see stagger()): */
-        unsigned rotation;       /* which partition leads next */
-        int32_t lead;            /* the lead resumed alone, or -1 */
-        int64_t lead_at;         /* its position then */
-        int64_t lead_since_ms;
+        bp_sched_lead_t lead;    /* a resume of the whole bucket */
 } bucket_state_t;
 
 struct bp_scheduler {
@@ -96,6 +93,8 @@ struct bp_scheduler {
         pthread_mutex_t state_lock;
         held_t *held;
         int32_t held_cnt, held_cap;
+        bp_sched_part_t *view; /* held as the decisions see it */
+        int32_t view_cap;
         int64_t *committed; /* by partition, from bp_offsets_decide() */
         int32_t committed_cnt;
         uint8_t *paused_by_us; /* by partition, survives assignments */
@@ -289,104 +288,50 @@ static void probe(bp_scheduler_t *s, int64_t now, int note) {
 
 /* --- deciding ------------------------------------------------------------ */
 
-/* What measure() says about each rank. */
-typedef struct ranks {
-        int held[BP_MAX_BUCKETS];     /* partitions held */
-        int lagging[BP_MAX_BUCKETS];  /* one above the threshold */
-        int unsure[BP_MAX_BUCKETS];   /* one whose lag may be stale */
-        int has_work[BP_MAX_BUCKETS]; /* one with lag > 0 */
-} ranks_t;
-
-static void summarise(const bp_scheduler_t *s, const held_t *h, int k,
-                      int64_t now, ranks_t *rs) {
+/* The held partitions as the decisions (shared/bp_schedule.h) see them;
+ * NULL when out of memory. */
+static const bp_sched_part_t *view_held(bp_scheduler_t *s) {
         int i;
 
-        memset(rs, 0, sizeof(*rs));
-        for (i = 0; i < k; i++) {
-                int r = h[i].rank;
-                rs->held[r]++;
-                if (h[i].lag > s->threshold)
-                        rs->lagging[r] = 1;
-                if (h[i].lag > 0)
-                        rs->has_work[r] = 1;
-                /* A paused partition's watermark is not refreshed; a new
-                 * or resumed one's may predate its first fetch; an
-                 * unknown lag is a lag until a fetch had time to answer. */
-                if (is_paused_by_us(s, h[i].partition) || h[i].stale ||
-                    (h[i].lag < 0 && now < h[i].since_ms + s->grace_ms))
-                        rs->unsure[h[i].rank] = 1;
+        if (grow((void **)&s->view, &s->view_cap, s->held_cnt,
+                 sizeof(*s->view)))
+                return NULL;
+        for (i = 0; i < s->held_cnt; i++) {
+                const held_t *h = &s->held[i];
+                s->view[i]      = (bp_sched_part_t){
+                    .partition = h->partition,
+                    .rank      = h->rank,
+                    .lag       = h->lag,
+                    .at        = h->at,
+                    .since_ms  = h->since_ms,
+                    .stale     = h->stale,
+                    .paused    = is_paused_by_us(s, h->partition)};
         }
+        return s->view;
 }
 
-/* strict: a rank waits while any rank above it lags or may lag. */
-static void decide_strict(const bp_scheduler_t *s, const ranks_t *rs,
-                          int *want) {
-        int r, blocked = 0;
-        for (r = 0; r < s->n; r++) {
-                want[r] = blocked && rs->held[r] > 0;
-                if (!blocked && rs->held[r] > 0 &&
-                    (rs->lagging[r] || rs->unsure[r]))
-                        blocked = 1;
-        }
-}
-
-/* weighted: a deficit counter per rank. Every tick the records delivered
- * by the active ranks (records waiting or delivered) are shared out by
- * allocation; a rank more than BP_SCHED_WEIGHT_SLACK records
- * ahead of its share pauses while another rank has records waiting, and
- * resumes once back at its share. Ranks with nothing to deliver neither
- * bank credit nor stay paused: the schedule never idles the consumer. */
-static void decide_weighted(bp_scheduler_t *s, const ranks_t *rs,
+/* weighted: the records each rank delivered since the last decision, and
+ * its credit, through bp_sched_decide_weighted(). */
+static void decide_weighted(bp_scheduler_t *s, const bp_sched_ranks_t *rs,
                             int *want) {
-        const bp_config_t *cfg = &s->c->cfg;
-        uint64_t d[BP_MAX_BUCKETS];
-        int active[BP_MAX_BUCKETS], r, q, any_running = 0, best = -1;
-        double total = 0, weights = 0;
+        double allocation[BP_MAX_BUCKETS];
+        uint64_t delivered[BP_MAX_BUCKETS];
+        bp_sched_share_t share[BP_MAX_BUCKETS];
+        int r;
 
         for (r = 0; r < s->n; r++) {
                 bucket_state_t *b = &s->b[s->bucket_at[r]];
-                uint64_t now_cnt = atomic_load_explicit(
+                uint64_t now_cnt  = atomic_load_explicit(
                     &s->delivered[s->bucket_at[r]], memory_order_relaxed);
-                d[r]              = now_cnt - b->delivered_seen;
+                delivered[r]      = now_cnt - b->delivered_seen;
                 b->delivered_seen = now_cnt;
-                active[r] = rs->held[r] > 0 && (rs->has_work[r] || d[r] > 0);
-                if (active[r]) {
-                        total += (double)d[r];
-                        weights += cfg->allocation[s->bucket_at[r]];
-                }
+                allocation[r]     = s->c->cfg.allocation[s->bucket_at[r]];
+                share[r]          = (bp_sched_share_t){b->credit, b->paused};
         }
-        for (r = 0; r < s->n; r++) {
-                bucket_state_t *b = &s->b[s->bucket_at[r]];
-                int others = 0;
-
-                if (!active[r] || weights <= 0) {
-                        b->credit = 0; /* nothing waiting: nothing owed */
-                        want[r]   = 0;
-                        continue;
-                }
-                b->credit += total * cfg->allocation[s->bucket_at[r]] /
-                                 weights -
-                             (double)d[r];
-                if (b->credit > BP_SCHED_WEIGHT_WINDOW)
-                        b->credit = BP_SCHED_WEIGHT_WINDOW;
-                if (b->credit < -BP_SCHED_WEIGHT_WINDOW)
-                        b->credit = -BP_SCHED_WEIGHT_WINDOW;
-                for (q = 0; q < s->n; q++)
-                        others |= q != r && active[q] && rs->has_work[q];
-                want[r] = others && (b->paused ? b->credit < 0
-                                               : b->credit <
-                                                     -BP_SCHED_WEIGHT_SLACK);
-        }
-        /* Never all paused: the rank owed most runs. */
-        for (r = 0; r < s->n; r++) {
-                any_running |= rs->held[r] > 0 && !want[r];
-                if (active[r] &&
-                    (best < 0 || s->b[s->bucket_at[r]].credit >
-                                     s->b[s->bucket_at[best]].credit))
-                        best = r;
-        }
-        if (!any_running && best >= 0)
-                want[best] = 0;
+        bp_sched_decide_weighted(s->n, rs, allocation, delivered, share,
+                                 want);
+        for (r = 0; r < s->n; r++)
+                s->b[s->bucket_at[r]].credit = share[r].credit;
 }
 
 /* Marks bucket \p b paused or running, for the statistics. */
@@ -432,56 +377,10 @@ static int change(bp_scheduler_t *s, rd_kafka_topic_partition_list_t *list,
         return changed;
 }
 
-static const held_t *held_of(const bp_scheduler_t *s, int32_t partition) {
-        int i;
-        for (i = 0; i < s->held_cnt; i++)
-                if (s->held[i].partition == partition)
-                        return &s->held[i];
-        return NULL;
-}
-
-/* Rank \p r is to run; may its paused partitions resume now? Returns the
- * one partition to resume alone, -1 for all of them, or -2 for none yet.
- *
- * After a resume librdkafka queues each fetched partition's records one
- * partition after the other, starting mostly with the same one; the next
- * pause drops what the application did not reach. A bucket paused many
- * times a second would then progress on its first partitions only. So a
- * bucket resumed as a whole resumes one partition first, in turn (its
- * lead): its records come first; the others follow once the lead
- * delivered a record, has nothing to deliver, or a fetch had time to
- * answer. */
-static int32_t stagger(bp_scheduler_t *s, int r, int64_t now) {
-        bucket_state_t *b = &s->b[s->bucket_at[r]];
-        int32_t paused[BP_SCHED_STAGGER_MAX];
-        int i, k = 0, held = 0;
-
-        for (i = 0; i < s->held_cnt; i++)
-                if (s->held[i].rank == r) {
-                        held++;
-                        if (s->paused_by_us[s->held[i].partition] &&
-                            k < BP_SCHED_STAGGER_MAX)
-                                paused[k++] = s->held[i].partition;
-                }
-        if (b->lead >= 0) {
-                const held_t *h = held_of(s, b->lead);
-                if (h && !s->paused_by_us[b->lead] && h->at == b->lead_at &&
-                    h->lag != 0 && now < b->lead_since_ms + s->settle_ms)
-                        return -2; /* the lead's records come first */
-                b->lead = -1;
-                return -1;
-        }
-        if (k < 2 || k != held)
-                return -1; /* not a resume of the whole bucket */
-        b->lead          = paused[b->rotation++ % (unsigned)k];
-        b->lead_at       = held_of(s, b->lead)->at;
-        b->lead_since_ms = now;
-        return b->lead;
-}
-
 /* Pauses and resumes the held partitions as \p want says per rank.
  * Returns how many partitions it paused. */
-static int apply(bp_scheduler_t *s, const int *want, int64_t now) {
+static int apply(bp_scheduler_t *s, const bp_sched_part_t *view,
+                 const int *want, int64_t now) {
         rd_kafka_topic_partition_list_t *pause, *resume;
         const char *topic = s->c->cfg.topic;
         int32_t top       = 0;
@@ -496,9 +395,13 @@ static int apply(bp_scheduler_t *s, const int *want, int64_t now) {
         pause  = rd_kafka_topic_partition_list_new(s->held_cnt);
         resume = rd_kafka_topic_partition_list_new(s->held_cnt);
         for (r = 0; r < s->n; r++) {
-                int32_t only = want[r] ? -1 : stagger(s, r, now);
+                bp_sched_lead_t *lead = &s->b[s->bucket_at[r]].lead;
+                int32_t only          = want[r] ? BP_SCHED_RESUME_ALL
+                                                : bp_sched_stagger(
+                                                      view, s->held_cnt, r,
+                                                      s->settle_ms, now, lead);
                 if (want[r])
-                        s->b[s->bucket_at[r]].lead = -1;
+                        lead->lead = -1;
                 for (i = 0; i < s->held_cnt; i++) {
                         const held_t *h = &s->held[i];
                         int tracked     = s->paused_by_us[h->partition];
@@ -507,8 +410,10 @@ static int apply(bp_scheduler_t *s, const int *want, int64_t now) {
                         if (want[r] && !tracked)
                                 rd_kafka_topic_partition_list_add(
                                     pause, topic, h->partition);
-                        else if (!want[r] && tracked && only != -2 &&
-                                 (only < 0 || only == h->partition))
+                        else if (!want[r] && tracked &&
+                                 only != BP_SCHED_RESUME_NONE &&
+                                 (only == BP_SCHED_RESUME_ALL ||
+                                  only == h->partition))
                                 rd_kafka_topic_partition_list_add(
                                     resume, topic, h->partition);
                 }
@@ -537,7 +442,8 @@ static int apply(bp_scheduler_t *s, const int *want, int64_t now) {
 static void evaluate(bp_scheduler_t *s) {
         int want[BP_MAX_BUCKETS], full = 0;
         int64_t now = now_ms(), t0;
-        ranks_t rs;
+        const bp_sched_part_t *view;
+        bp_sched_ranks_t rs;
         int r;
 
         if (s->held_cnt == 0) {
@@ -584,16 +490,19 @@ static void evaluate(bp_scheduler_t *s) {
                 }
                 s->queue_blocked = fill >= 900;
         }
-        summarise(s, s->held, s->held_cnt, now, &rs);
+        if (!(view = view_held(s)))
+                return; /* out of memory: change nothing */
+        bp_sched_summarise(view, s->held_cnt, s->threshold, s->grace_ms, now,
+                           &rs);
         if (s->mode == BP_SCHEDULE_WEIGHTED)
                 decide_weighted(s, &rs, want);
         else
-                decide_strict(s, &rs, want);
+                bp_sched_decide_strict(s->n, &rs, want);
         /* What a decision costs this thread (pauses wait on librdkafka's
          * main thread and are left out): paces the wake-ups. */
         atomic_store_explicit(&s->tick_cost_us, now_us() - t0,
                               memory_order_relaxed);
-        if (apply(s, want, now) > 0 && full) {
+        if (apply(s, view, want, now) > 0 && full) {
                 probe(s, now, 0); /* wakes the fetcher, see probe() */
                 /* The paused records leave the queue shortly: decide
                  * every millisecond meanwhile, so that the fetcher is
@@ -701,6 +610,7 @@ static void destroy(bp_scheduler_t *s) {
         pthread_mutex_destroy(&s->ctl_lock);
         pthread_cond_destroy(&s->ctl_cond);
         free(s->held);
+        free(s->view);
         free(s->committed);
         free(s->paused_by_us);
         free(s);
@@ -869,8 +779,8 @@ void bp_scheduler_on_new(bp_client_t *c,
         s->mode      = c->cfg.schedule;
         s->threshold = c->cfg.lag_threshold;
         for (b = 0; b < BP_MAX_BUCKETS; b++) {
-                s->rank_of[b] = -1;
-                s->b[b].lead  = -1;
+                s->rank_of[b]     = -1;
+                s->b[b].lead.lead = -1;
         }
         for (k = 0; k < s->n; k++) {
                 b              = c->cfg.consumer_buckets[k];
@@ -1008,7 +918,7 @@ void bp_scheduler_assigning(bp_client_t *c,
         for (r = 0; r < s->n; r++) {
                 bucket_state_t *b = &s->b[s->bucket_at[r]];
                 b->credit         = 0;
-                b->lead           = -1;
+                b->lead.lead      = -1;
                 b->delivered_seen = atomic_load_explicit(
                     &s->delivered[s->bucket_at[r]], memory_order_relaxed);
         }

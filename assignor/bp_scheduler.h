@@ -47,6 +47,7 @@
 
 #include "../plugin/bp_client.h"
 #include "../shared/bp_layout.h"
+#include "../shared/bp_schedule.h"
 
 typedef struct bp_scheduler bp_scheduler_t;
 
@@ -79,19 +80,6 @@ typedef struct bp_scheduler bp_scheduler_t;
  *  every millisecond for this long (ms), to wake the fetcher again as soon
  *  as the paused records left the queue. */
 #define BP_SCHED_DRAIN_WATCH_MS 20
-
-/** A bucket resumed as a whole starts with one partition, in turn (see
- *  stagger() in bp_scheduler.c); buckets of more partitions held than
- *  this resume the rest at once. */
-#define BP_SCHED_STAGGER_MAX 1024
-
-/** Weighted: a bucket more than this many records ahead of its share is
- *  paused; it is resumed once back at its share. */
-#define BP_SCHED_WEIGHT_SLACK 32
-
-/** Weighted: how far (records) a bucket's credit or debt may grow: the
- *  memory of the proportion, a sliding window of about this size. */
-#define BP_SCHED_WEIGHT_WINDOW 128
 
 /** fetch.queue.backoff.ms (librdkafka >= 2.2) of a consumer of several
  *  buckets, unless the user sets it: how soon librdkafka fetches again
