@@ -306,56 +306,47 @@ static void describe_group(audit_cluster_t *c, audit_t *a, int one,
         rd_kafka_event_destroy(ev);
 }
 
-static void read_offsets(audit_cluster_t *c, audit_t *a, int g,
-                         rd_kafka_queue_t *q) {
-        rd_kafka_ListConsumerGroupOffsets_t *req =
-            rd_kafka_ListConsumerGroupOffsets_new(a->groups[g].name, NULL);
-        rd_kafka_AdminOptions_t *o =
-            options(c, RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPOFFSETS);
-        const rd_kafka_group_result_t **res;
-        const rd_kafka_topic_partition_list_t *tp;
-        rd_kafka_event_t *ev;
-        const rd_kafka_error_t *e = NULL;
-        size_t cnt;
-        int i;
+/* The group's committed offsets on the topic, read the way its consumers
+ * read them: a consumer of the group that joins nothing asks with
+ * rd_kafka_committed(), which waits out a coordinator that is still
+ * loading. (The Admin API's ListConsumerGroupOffsets crashes librdkafka
+ * 2.0.2 when the coordinator answers so, as on a new cluster.) */
+static void read_offsets(audit_cluster_t *c, audit_t *a, int g) {
+        rd_kafka_conf_t *conf = rd_kafka_conf_dup(c->conf);
+        rd_kafka_topic_partition_list_t *tp = NULL;
+        rd_kafka_resp_err_t err = RD_KAFKA_RESP_ERR__FAIL;
+        rd_kafka_t *rk = NULL;
+        char e[512] = "";
+        int32_t p;
 
-        rd_kafka_ListConsumerGroupOffsets(c->admin, &req, 1, o, q);
-        rd_kafka_ListConsumerGroupOffsets_destroy(req);
-        rd_kafka_AdminOptions_destroy(o);
-        ev = wait_result(q, RD_KAFKA_EVENT_LISTCONSUMERGROUPOFFSETS_RESULT,
-                         c->timeout_ms, &c->abandoned);
-        if (ev && !rd_kafka_event_error(ev)) {
-                res = rd_kafka_ListConsumerGroupOffsets_result_groups(
-                    rd_kafka_event_ListConsumerGroupOffsets_result(ev), &cnt);
-                e = cnt == 1 ? rd_kafka_group_result_error(res[0]) : NULL;
-                if (cnt == 1 && !e) {
-                        tp = rd_kafka_group_result_partitions(res[0]);
-                        for (i = 0; tp && i < tp->cnt; i++)
-                                if (!strcmp(tp->elems[i].topic,
-                                            a->cfg->topic) &&
-                                    !tp->elems[i].err &&
-                                    tp->elems[i].partition >= 0 &&
-                                    tp->elems[i].partition <
-                                        a->layout->partition_cnt &&
-                                    tp->elems[i].offset >= 0)
-                                        a->groups[g].committed
-                                            [tp->elems[i].partition] =
-                                            tp->elems[i].offset;
-                        a->groups[g].offsets_read = 1;
-                        rd_kafka_event_destroy(ev);
-                        return;
-                }
+        if (rd_kafka_conf_set(conf, "group.id", a->groups[g].name, e,
+                              sizeof(e)) != RD_KAFKA_CONF_OK ||
+            rd_kafka_conf_set(conf, "enable.auto.commit", "false", e,
+                              sizeof(e)) != RD_KAFKA_CONF_OK ||
+            !(rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, e, sizeof(e)))) {
+                rd_kafka_conf_destroy(conf);
+                audit_add_finding(a, AUDIT_F_UNCHECKED, -1, -1, g, -1, 0,
+                                  "group %s: committed offsets not read: %s",
+                                  a->groups[g].name, e);
+                return;
         }
-        audit_add_finding(a, AUDIT_F_UNCHECKED, -1, -1, g, -1, 0,
-                          "group %s: committed offsets not read: %s",
-                          a->groups[g].name,
-                          !ev ? "no answer within the timeout"
-                          : rd_kafka_event_error(ev)
-                              ? rd_kafka_event_error_string(ev)
-                          : e ? rd_kafka_error_string(e)
-                              : "unexpected answer");
-        if (ev)
-                rd_kafka_event_destroy(ev);
+        tp = rd_kafka_topic_partition_list_new(a->layout->partition_cnt);
+        for (p = 0; p < a->layout->partition_cnt; p++)
+                rd_kafka_topic_partition_list_add(tp, a->cfg->topic, p);
+        err = rd_kafka_committed(rk, tp, c->timeout_ms);
+        if (!err) {
+                int i;
+                for (i = 0; i < tp->cnt; i++)
+                        if (!tp->elems[i].err && tp->elems[i].offset >= 0)
+                                a->groups[g].committed[tp->elems[i].partition] =
+                                    tp->elems[i].offset;
+                a->groups[g].offsets_read = 1;
+        } else
+                audit_add_finding(a, AUDIT_F_UNCHECKED, -1, -1, g, -1, 0,
+                                  "group %s: committed offsets not read: %s",
+                                  a->groups[g].name, rd_kafka_err2str(err));
+        rd_kafka_topic_partition_list_destroy(tp);
+        rd_kafka_destroy(rk);
 }
 
 void audit_cluster_groups(audit_cluster_t *c, audit_t *a) {
@@ -402,7 +393,7 @@ void audit_cluster_groups(audit_cluster_t *c, audit_t *a) {
              g++)
                 describe_group(c, a, g, q);
         for (g = 0; g < a->group_cnt; g++)
-                read_offsets(c, a, g, q);
+                read_offsets(c, a, g);
         if (!c->abandoned) {
                 rd_kafka_queue_destroy(q);
                 rd_kafka_destroy(c->admin);
