@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bp_connection.h"
 #include "bp_consumer.h"
 #include "bp_scheduler.h"
 
@@ -39,53 +40,90 @@ own_committed(bp_client_t *c, rd_kafka_t *rk, int32_t partition_cnt) {
         return all;
 }
 
-/* Raises best[p] to the offsets group \p group committed for \p missing. */
+/* The sibling reader's log: librdkafka's errors (an authentication that
+ * failed, a broker out of reach) reach the client's log, the rest is
+ * dropped. */
+static void reader_log(const rd_kafka_t *reader, int level, const char *fac,
+                       const char *buf) {
+        (void)fac;
+        if (level <= 3)
+                bp_client_log(rd_kafka_opaque(reader), 4,
+                              "sibling offsets reader: %s", buf);
+}
+
+/* A consumer of group \p group that joins nothing, made from the client's
+ * connection, security and identity properties only (bp_connection.h): no
+ * plugin, no application callback. NULL with \p errstr filled when
+ * librdkafka refuses it. */
+static rd_kafka_t *sibling_reader(bp_client_t *c, rd_kafka_t *rk,
+                                  const char *group, char *errstr,
+                                  size_t errstr_size) {
+        rd_kafka_conf_t *conf = rd_kafka_conf_new();
+        size_t cnt = 0, i;
+        const char **kv =
+            rd_kafka_conf_dump((rd_kafka_conf_t *)rd_kafka_conf(rk), &cnt);
+        rd_kafka_t *reader;
+        char ignored[256];
+
+        /* A property this build refuses is one the client holds at its
+         * default (a Windows-only or OpenSSL-only setting) or a callback
+         * pointer: the reader goes without it. */
+        for (i = 0; i + 1 < cnt; i += 2)
+                if (bp_connection_property(kv[i]) && kv[i + 1][0])
+                        rd_kafka_conf_set(conf, kv[i], kv[i + 1], ignored,
+                                          sizeof(ignored));
+        rd_kafka_conf_dump_free(kv, cnt);
+        rd_kafka_conf_set_opaque(conf, c);
+        rd_kafka_conf_set_log_cb(conf, reader_log);
+        if (rd_kafka_conf_set(conf, "group.id", group, errstr, errstr_size) ||
+            rd_kafka_conf_set(conf, "enable.auto.commit", "false", errstr,
+                              errstr_size) ||
+            !(reader = rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr,
+                                    errstr_size))) {
+                rd_kafka_conf_destroy(conf);
+                return NULL;
+        }
+        return reader;
+}
+
+/* Raises best[p] to the offsets group \p group committed for \p missing.
+ * They are read the way the group's own consumers read them, with
+ * rd_kafka_committed(), which waits out a coordinator that is still
+ * loading. (The Admin API's ListConsumerGroupOffsets crashes librdkafka
+ * 2.0.2 to 2.15.1 when the coordinator answers it with an error, as in
+ * the first seconds of a broker.) */
 static void sibling_offsets(bp_client_t *c, rd_kafka_t *rk, const char *group,
                             const rd_kafka_topic_partition_list_t *missing,
                             int64_t *best, int32_t partition_cnt) {
-        rd_kafka_ListConsumerGroupOffsets_t *req =
-            rd_kafka_ListConsumerGroupOffsets_new(group, missing);
-        rd_kafka_queue_t *q = rd_kafka_queue_new(rk);
-        rd_kafka_AdminOptions_t *opt = rd_kafka_AdminOptions_new(
-            rk, RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPOFFSETS);
-        rd_kafka_event_t *ev;
-        const rd_kafka_ListConsumerGroupOffsets_result_t *res;
-        const rd_kafka_group_result_t **groups;
-        const rd_kafka_topic_partition_list_t *parts;
-        size_t gcnt = 0;
-        int i;
+        rd_kafka_topic_partition_list_t *parts;
+        rd_kafka_resp_err_t err;
+        rd_kafka_t *reader;
         char errstr[256];
+        int i;
 
-        rd_kafka_AdminOptions_set_request_timeout(opt, BP_REBALANCE_TIMEOUT_MS,
-                                                  errstr, sizeof(errstr));
-        rd_kafka_ListConsumerGroupOffsets(rk, &req, 1, opt, q);
-        ev = rd_kafka_queue_poll(q, BP_REBALANCE_TIMEOUT_MS + 1000);
-        res = ev ? rd_kafka_event_ListConsumerGroupOffsets_result(ev) : NULL;
-        if (!res || rd_kafka_event_error(ev)) {
+        if (!(reader = sibling_reader(c, rk, group, errstr, sizeof(errstr)))) {
                 bp_client_log(c, 4,
                               "cannot read the offsets of sibling group "
                               "\"%s\" (%s)",
-                              group,
-                              ev ? rd_kafka_event_error_string(ev)
-                                 : "timed out");
-        } else {
-                groups = rd_kafka_ListConsumerGroupOffsets_result_groups(
-                    res, &gcnt);
-                parts = gcnt == 1 ? rd_kafka_group_result_partitions(groups[0])
-                                  : NULL;
-                for (i = 0; parts && i < parts->cnt; i++) {
-                        const rd_kafka_topic_partition_t *e = &parts->elems[i];
-                        if (!e->err && e->offset >= 0 && e->partition >= 0 &&
-                            e->partition < partition_cnt &&
-                            e->offset > best[e->partition])
-                                best[e->partition] = e->offset;
-                }
+                              group, errstr);
+                return;
         }
-        if (ev)
-                rd_kafka_event_destroy(ev);
-        rd_kafka_AdminOptions_destroy(opt);
-        rd_kafka_queue_destroy(q);
-        rd_kafka_ListConsumerGroupOffsets_destroy(req);
+        parts = rd_kafka_topic_partition_list_copy(missing);
+        err   = rd_kafka_committed(reader, parts, BP_REBALANCE_TIMEOUT_MS);
+        if (err)
+                bp_client_log(c, 4,
+                              "cannot read the offsets of sibling group "
+                              "\"%s\" (%s)",
+                              group, rd_kafka_err2str(err));
+        for (i = 0; !err && i < parts->cnt; i++) {
+                const rd_kafka_topic_partition_t *e = &parts->elems[i];
+                if (!e->err && e->offset >= 0 && e->partition >= 0 &&
+                    e->partition < partition_cnt &&
+                    e->offset > best[e->partition])
+                        best[e->partition] = e->offset;
+        }
+        rd_kafka_topic_partition_list_destroy(parts);
+        rd_kafka_destroy(reader);
 }
 
 /* Highest sibling offsets for the partitions in \p missing, in best[]. */

@@ -24,36 +24,31 @@
 /* Functions that every supported librdkafka (2.0.2 or newer) has: binding
  * fails without any of them. */
 #define BP_RDK_REQUIRED(X)                                                     \
-        X(rd_kafka_AdminOptions_destroy)                                      \
-        X(rd_kafka_AdminOptions_new)                                          \
-        X(rd_kafka_AdminOptions_set_request_timeout)                          \
-        X(rd_kafka_ListConsumerGroupOffsets)                                  \
-        X(rd_kafka_ListConsumerGroupOffsets_destroy)                          \
-        X(rd_kafka_ListConsumerGroupOffsets_new)                              \
-        X(rd_kafka_ListConsumerGroupOffsets_result_groups)                    \
         X(rd_kafka_assign)                                                    \
         X(rd_kafka_assignment)                                                \
         X(rd_kafka_assignment_lost)                                           \
         X(rd_kafka_committed)                                                 \
+        X(rd_kafka_conf)                                                      \
+        X(rd_kafka_conf_destroy)                                              \
+        X(rd_kafka_conf_dump)                                                 \
+        X(rd_kafka_conf_dump_free)                                            \
         X(rd_kafka_conf_get)                                                  \
         X(rd_kafka_conf_get_default_topic_conf)                               \
         X(rd_kafka_conf_interceptor_add_on_conf_destroy)                      \
         X(rd_kafka_conf_interceptor_add_on_conf_dup)                          \
         X(rd_kafka_conf_interceptor_add_on_conf_set)                          \
         X(rd_kafka_conf_interceptor_add_on_new)                               \
+        X(rd_kafka_conf_new)                                                  \
         X(rd_kafka_conf_set)                                                  \
         X(rd_kafka_conf_set_default_topic_conf)                               \
+        X(rd_kafka_conf_set_log_cb)                                           \
+        X(rd_kafka_conf_set_opaque)                                           \
         X(rd_kafka_conf_set_rebalance_cb)                                     \
         X(rd_kafka_consumer_closed)                                           \
         X(rd_kafka_consumer_poll)                                             \
         X(rd_kafka_destroy)                                                   \
         X(rd_kafka_err2str)                                                   \
-        X(rd_kafka_event_ListConsumerGroupOffsets_result)                     \
-        X(rd_kafka_event_destroy)                                             \
-        X(rd_kafka_event_error)                                               \
-        X(rd_kafka_event_error_string)                                        \
         X(rd_kafka_get_watermark_offsets)                                     \
-        X(rd_kafka_group_result_partitions)                                   \
         X(rd_kafka_interceptor_add_on_consume)                                \
         X(rd_kafka_interceptor_add_on_destroy)                                \
         X(rd_kafka_interceptor_add_on_request_sent)                           \
@@ -72,13 +67,12 @@
         X(rd_kafka_name)                                                      \
         X(rd_kafka_new)                                                       \
         X(rd_kafka_offsets_for_times)                                         \
+        X(rd_kafka_opaque)                                                    \
         X(rd_kafka_pause_partitions)                                          \
         X(rd_kafka_position)                                                  \
         X(rd_kafka_queue_destroy)                                             \
         X(rd_kafka_queue_get_consumer)                                        \
         X(rd_kafka_queue_length)                                              \
-        X(rd_kafka_queue_new)                                                 \
-        X(rd_kafka_queue_poll)                                                \
         X(rd_kafka_resume_partitions)                                         \
         X(rd_kafka_topic_conf_destroy)                                        \
         X(rd_kafka_topic_conf_dup)                                            \
@@ -144,36 +138,31 @@ int bp_rdk_bind_default(char *errstr, size_t errstr_size);
 int bp_rdk_bound(void);
 
 #ifndef BP_RDK_NO_MACROS
-#define rd_kafka_AdminOptions_destroy (bp_rdk.rd_kafka_AdminOptions_destroy)
-#define rd_kafka_AdminOptions_new (bp_rdk.rd_kafka_AdminOptions_new)
-#define rd_kafka_AdminOptions_set_request_timeout (bp_rdk.rd_kafka_AdminOptions_set_request_timeout)
-#define rd_kafka_ListConsumerGroupOffsets (bp_rdk.rd_kafka_ListConsumerGroupOffsets)
-#define rd_kafka_ListConsumerGroupOffsets_destroy (bp_rdk.rd_kafka_ListConsumerGroupOffsets_destroy)
-#define rd_kafka_ListConsumerGroupOffsets_new (bp_rdk.rd_kafka_ListConsumerGroupOffsets_new)
-#define rd_kafka_ListConsumerGroupOffsets_result_groups (bp_rdk.rd_kafka_ListConsumerGroupOffsets_result_groups)
 #define rd_kafka_assign (bp_rdk.rd_kafka_assign)
 #define rd_kafka_assignment (bp_rdk.rd_kafka_assignment)
 #define rd_kafka_assignment_lost (bp_rdk.rd_kafka_assignment_lost)
 #define rd_kafka_committed (bp_rdk.rd_kafka_committed)
+#define rd_kafka_conf (bp_rdk.rd_kafka_conf)
+#define rd_kafka_conf_destroy (bp_rdk.rd_kafka_conf_destroy)
+#define rd_kafka_conf_dump (bp_rdk.rd_kafka_conf_dump)
+#define rd_kafka_conf_dump_free (bp_rdk.rd_kafka_conf_dump_free)
 #define rd_kafka_conf_get (bp_rdk.rd_kafka_conf_get)
 #define rd_kafka_conf_get_default_topic_conf (bp_rdk.rd_kafka_conf_get_default_topic_conf)
 #define rd_kafka_conf_interceptor_add_on_conf_destroy (bp_rdk.rd_kafka_conf_interceptor_add_on_conf_destroy)
 #define rd_kafka_conf_interceptor_add_on_conf_dup (bp_rdk.rd_kafka_conf_interceptor_add_on_conf_dup)
 #define rd_kafka_conf_interceptor_add_on_conf_set (bp_rdk.rd_kafka_conf_interceptor_add_on_conf_set)
 #define rd_kafka_conf_interceptor_add_on_new (bp_rdk.rd_kafka_conf_interceptor_add_on_new)
+#define rd_kafka_conf_new (bp_rdk.rd_kafka_conf_new)
 #define rd_kafka_conf_set (bp_rdk.rd_kafka_conf_set)
 #define rd_kafka_conf_set_default_topic_conf (bp_rdk.rd_kafka_conf_set_default_topic_conf)
+#define rd_kafka_conf_set_log_cb (bp_rdk.rd_kafka_conf_set_log_cb)
+#define rd_kafka_conf_set_opaque (bp_rdk.rd_kafka_conf_set_opaque)
 #define rd_kafka_conf_set_rebalance_cb (bp_rdk.rd_kafka_conf_set_rebalance_cb)
 #define rd_kafka_consumer_closed (bp_rdk.rd_kafka_consumer_closed)
 #define rd_kafka_consumer_poll (bp_rdk.rd_kafka_consumer_poll)
 #define rd_kafka_destroy (bp_rdk.rd_kafka_destroy)
 #define rd_kafka_err2str (bp_rdk.rd_kafka_err2str)
-#define rd_kafka_event_ListConsumerGroupOffsets_result (bp_rdk.rd_kafka_event_ListConsumerGroupOffsets_result)
-#define rd_kafka_event_destroy (bp_rdk.rd_kafka_event_destroy)
-#define rd_kafka_event_error (bp_rdk.rd_kafka_event_error)
-#define rd_kafka_event_error_string (bp_rdk.rd_kafka_event_error_string)
 #define rd_kafka_get_watermark_offsets (bp_rdk.rd_kafka_get_watermark_offsets)
-#define rd_kafka_group_result_partitions (bp_rdk.rd_kafka_group_result_partitions)
 #define rd_kafka_interceptor_add_on_consume (bp_rdk.rd_kafka_interceptor_add_on_consume)
 #define rd_kafka_interceptor_add_on_destroy (bp_rdk.rd_kafka_interceptor_add_on_destroy)
 #define rd_kafka_interceptor_add_on_request_sent (bp_rdk.rd_kafka_interceptor_add_on_request_sent)
@@ -192,13 +181,12 @@ int bp_rdk_bound(void);
 #define rd_kafka_name (bp_rdk.rd_kafka_name)
 #define rd_kafka_new (bp_rdk.rd_kafka_new)
 #define rd_kafka_offsets_for_times (bp_rdk.rd_kafka_offsets_for_times)
+#define rd_kafka_opaque (bp_rdk.rd_kafka_opaque)
 #define rd_kafka_pause_partitions (bp_rdk.rd_kafka_pause_partitions)
 #define rd_kafka_position (bp_rdk.rd_kafka_position)
 #define rd_kafka_queue_destroy (bp_rdk.rd_kafka_queue_destroy)
 #define rd_kafka_queue_get_consumer (bp_rdk.rd_kafka_queue_get_consumer)
 #define rd_kafka_queue_length (bp_rdk.rd_kafka_queue_length)
-#define rd_kafka_queue_new (bp_rdk.rd_kafka_queue_new)
-#define rd_kafka_queue_poll (bp_rdk.rd_kafka_queue_poll)
 #define rd_kafka_resume_partitions (bp_rdk.rd_kafka_resume_partitions)
 #define rd_kafka_topic_conf_destroy (bp_rdk.rd_kafka_topic_conf_destroy)
 #define rd_kafka_topic_conf_dup (bp_rdk.rd_kafka_topic_conf_dup)

@@ -18,6 +18,7 @@
 #include "audit/audit_lag.h"
 #include "audit/audit_owner.h"
 #include "audit/audit_props.h"
+#include "bp_connection.h"
 #include "bp_mapping.h"
 
 static bp_config_t cfg3; /* critical, normal, bulk = 20, 30, 50 */
@@ -102,14 +103,20 @@ static void test_props_malformed(void **state) {
 
 static void test_props_client(void **state) {
         (void)state;
-        assert_true(audit_props_is_client("bootstrap.servers"));
-        assert_true(audit_props_is_client("security.protocol"));
-        assert_true(audit_props_is_client("sasl.mechanism"));
-        assert_true(audit_props_is_client("ssl.ca.location"));
-        assert_false(audit_props_is_client("plugin.library.paths"));
-        assert_false(audit_props_is_client("group.id"));
-        assert_false(audit_props_is_client("bucket.priority.topic"));
-        assert_false(audit_props_is_client("enable.auto.commit"));
+        assert_true(bp_connection_property("bootstrap.servers"));
+        assert_true(bp_connection_property("security.protocol"));
+        assert_true(bp_connection_property("sasl.mechanism"));
+        assert_true(bp_connection_property("ssl.ca.location"));
+        assert_true(bp_connection_property("enable.ssl.certificate."
+                                           "verification"));
+        assert_true(bp_connection_property("https.ca.location"));
+        assert_true(bp_connection_property("client.id"));
+        assert_false(bp_connection_property("sasl"));
+        assert_false(bp_connection_property("bootstrap.servers.x"));
+        assert_false(bp_connection_property("plugin.library.paths"));
+        assert_false(bp_connection_property("group.id"));
+        assert_false(bp_connection_property("bucket.priority.topic"));
+        assert_false(bp_connection_property("enable.auto.commit"));
 }
 
 /* --- key classification -------------------------------------------------- */

@@ -758,15 +758,17 @@ static void test_events_mapped_by_name(void **state) {
 
 /* --- start offsets -------------------------------------------------------- */
 
-/* Commits \p offset for partition \p p of "offsets" in group \p group. */
-static void commit_as(const char *group, int32_t p, int64_t offset) {
+/* Commits \p offset for partition \p p of "offsets" in group \p group on
+ * the cluster at \p bootstraps. */
+static void commit_as(const char *bootstraps, const char *group, int32_t p,
+                      int64_t offset) {
         rd_kafka_conf_t *conf = rd_kafka_conf_new();
         rd_kafka_topic_partition_list_t *l =
             rd_kafka_topic_partition_list_new(1);
         char err[512];
         rd_kafka_t *rk;
 
-        rd_kafka_conf_set(conf, "bootstrap.servers", cluster.bootstraps, err,
+        rd_kafka_conf_set(conf, "bootstrap.servers", bootstraps, err,
                           sizeof(err));
         rd_kafka_conf_set(conf, "group.id", group, err, sizeof(err));
         rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, err, sizeof(err));
@@ -779,9 +781,10 @@ static void commit_as(const char *group, int32_t p, int64_t offset) {
 
 /* A consumer of "offsets" serving bucket \p bucket (3 buckets, 12
  * partitions: Platinum 0-5, Gold 6-8, Silver 9-11) in group base "app". */
-static rd_kafka_t *offsets_consumer(const char *bucket) {
+static rd_kafka_t *offsets_consumer(const char *bootstraps,
+                                    const char *bucket) {
         rd_kafka_conf_t *conf = bp_test_conf(
-            cluster.bootstraps, "bucket.priority.topic", "offsets",
+            bootstraps, "bucket.priority.topic", "offsets",
             "bucket.priority.buckets", "Platinum, Gold, Silver",
             "bucket.priority.allocation", "50, 25, 25",
             "bucket.priority.bucket", bucket, "group.id", "app",
@@ -816,17 +819,17 @@ static void test_start_offsets(void **state) {
         (void)state;
 
         /* A brand-new group: auto.offset.reset decides. */
-        rk = offsets_consumer("Gold");
+        rk = offsets_consumer(cluster.bootstraps, "Gold");
         assert_int_equal(start_of(rk, 0, &p), RD_KAFKA_OFFSET_INVALID);
         assert_int_equal(p, 6);
         rd_kafka_destroy(rk);
 
         /* Siblings committed partition 7: the highest wins. */
-        commit_as("app.Platinum", 7, 42);
-        commit_as("app.Silver", 7, 17);
+        commit_as(cluster.bootstraps, "app.Platinum", 7, 42);
+        commit_as(cluster.bootstraps, "app.Silver", 7, 17);
         /* The group has committed before (partition 8), never 6 or 7. */
-        commit_as("app.Gold", 8, 5);
-        rk = offsets_consumer("Gold");
+        commit_as(cluster.bootstraps, "app.Gold", 8, 5);
+        rk = offsets_consumer(cluster.bootstraps, "Gold");
         assert_int_equal(start_of(rk, 1, &p), 42);
         assert_int_equal(p, 7);
         assert_int_equal(start_of(rk, 0, &p), RD_KAFKA_OFFSET_BEGINNING);
@@ -835,6 +838,43 @@ static void test_start_offsets(void **state) {
         assert_int_equal(start_of(rk, 2, &p), RD_KAFKA_OFFSET_INVALID);
         assert_int_equal(p, 8);
         rd_kafka_destroy(rk);
+}
+
+#define API_OFFSET_FETCH 9 /* the Kafka protocol's ApiKey of OffsetFetch */
+
+/* A sibling group whose coordinator is still loading when the consumer is
+ * assigned (as after a broker restart moved it): its offsets are read once
+ * the coordinator answers, so the partition still starts where that sibling
+ * stopped, not at another sibling's lower offset. Each group has its own
+ * coordinator on a cluster of 3 brokers; only app.Platinum's answers
+ * "coordinator load in progress", 3 times. */
+static void test_start_offsets_sibling_coordinator_loading(void **state) {
+        rd_kafka_resp_err_t loading =
+            RD_KAFKA_RESP_ERR_COORDINATOR_LOAD_IN_PROGRESS;
+        bp_test_cluster_t three;
+        rd_kafka_t *rk;
+        int32_t p;
+        (void)state;
+
+        bp_test_cluster_start(&three, 3);
+        bp_test_cluster_topic(&three, "offsets", 12);
+        rd_kafka_mock_coordinator_set(three.mcluster, "group", "app.Gold", 1);
+        rd_kafka_mock_coordinator_set(three.mcluster, "group", "app.Platinum",
+                                      2);
+        rd_kafka_mock_coordinator_set(three.mcluster, "group", "app.Silver",
+                                      3);
+        commit_as(three.bootstraps, "app.Platinum", 7, 42);
+        commit_as(three.bootstraps, "app.Silver", 7, 17);
+        commit_as(three.bootstraps, "app.Gold", 8, 5);
+        rd_kafka_mock_broker_push_request_error_rtts(
+            three.mcluster, 2, API_OFFSET_FETCH, 3, loading, 0, loading, 0,
+            loading, 0);
+
+        rk = offsets_consumer(three.bootstraps, "Gold");
+        assert_int_equal(start_of(rk, 1, &p), 42);
+        assert_int_equal(p, 7);
+        rd_kafka_destroy(rk);
+        bp_test_cluster_stop(&three);
 }
 
 int main(void) {
@@ -849,6 +889,7 @@ int main(void) {
             cmocka_unit_test(test_events_stopped),
             cmocka_unit_test(test_events_mapped_by_name),
             cmocka_unit_test(test_start_offsets),
+            cmocka_unit_test(test_start_offsets_sibling_coordinator_loading),
         };
         return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "audit_classify.h"
+#include "bp_connection.h"
 #include "bp_list.h"
 
 #define MAX_GROUPS 256
@@ -31,7 +32,7 @@ int audit_cluster_open(audit_cluster_t *c, const audit_props_t *props,
         c->timeout_ms = timeout_ms;
         for (i = 0; i < props->cnt; i++) {
                 const audit_prop_t *p = &props->items[i];
-                if (!audit_props_is_client(p->name))
+                if (!bp_connection_property(p->name))
                         continue;
                 if (rd_kafka_conf_set(conf, p->name, p->value, e, sizeof(e)) !=
                     RD_KAFKA_CONF_OK) {

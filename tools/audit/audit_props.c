@@ -150,23 +150,6 @@ const char *audit_props_get(const audit_props_t *p, const char *name) {
         return NULL;
 }
 
-int audit_props_is_client(const char *name) {
-        static const char *exact[] = {"bootstrap.servers",
-                                      "metadata.broker.list",
-                                      "security.protocol",
-                                      "broker.address.family", "debug"};
-        static const char *prefix[] = {"sasl.", "ssl.", "socket.",
-                                       "api.version."};
-        size_t i;
-        for (i = 0; i < sizeof(exact) / sizeof(exact[0]); i++)
-                if (!strcmp(name, exact[i]))
-                        return 1;
-        for (i = 0; i < sizeof(prefix) / sizeof(prefix[0]); i++)
-                if (!strncmp(name, prefix[i], strlen(prefix[i])))
-                        return 1;
-        return 0;
-}
-
 void audit_props_free(audit_props_t *p) {
         int i;
         for (i = 0; i < p->cnt; i++) {

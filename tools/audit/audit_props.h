@@ -39,11 +39,6 @@ int audit_props_set(audit_props_t *p, const char *name, const char *value);
 /** The value of \p name, or NULL. */
 const char *audit_props_get(const audit_props_t *p, const char *name);
 
-/** 1 for properties bp-audit passes to librdkafka: bootstrap.servers,
- *  metadata.broker.list, security.protocol, broker.address.family,
- *  sasl.*, ssl.*, socket.*, api.version.*. */
-int audit_props_is_client(const char *name);
-
 void audit_props_free(audit_props_t *p);
 
 #endif /* AUDIT_PROPS_H */
