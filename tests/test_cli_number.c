@@ -46,106 +46,74 @@ static void capture_end(captured_t *c) {
         fclose(c->file);
 }
 
+/* Whole numbers are asked for from -5 to 10, decimal ones from 0.1 to
+ * 10000: what is accepted (and as what), and what is refused. */
+static const char *const whole_ok[]   = {"0", "10", "-5", "007"};
+static const double whole_value[]     = {0, 10, -5, 7};
+static const char *const decimal_ok[] = {"0.1", "1e3", ".5", "10000"};
+static const double decimal_value[]   = {0.1, 1e3, 0.5, 1e4};
+static const char *const whole_refused[] = {
+    "11", "-6", "", " 5", "5 ", "+5", "5x", "1.5", "1e3", "0x10", "-", "--1",
+    "99999999999999999999"};
+static const char *const decimal_refused[] = {
+    "0.09", "10001", "-1", "", " 1", "+1", "1,5", "inf", "nan", "0x10",
+    "1e999", "e5", "."};
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* One kind of number and the values to try; values NULL: all refused. */
 static const struct {
-        const char *text;
-        long min, max;
-        int ok;
-        long value;
-} whole_rows[] = {
-    {"0", 0, 10, 1, 0},
-    {"10", 0, 10, 1, 10},
-    {"-3", -5, 5, 1, -3},
-    {"007", 0, 10, 1, 7},
-    {"11", 0, 10, 0, 0},
-    {"-1", 0, 10, 0, 0},
-    {"", 0, 10, 0, 0},
-    {" 5", 0, 10, 0, 0},
-    {"5 ", 0, 10, 0, 0},
-    {"+5", 0, 10, 0, 0},
-    {"5x", 0, 10, 0, 0},
-    {"1.5", 0, 10, 0, 0},
-    {"1e3", 0, 10000, 0, 0},
-    {"0x10", 0, 100, 0, 0},
-    {"-", 0, 10, 0, 0},
-    {"99999999999999999999", 0, 10, 0, 0},
+        int whole;
+        const char *const *texts;
+        const double *values;
+        size_t cnt;
+} sets[] = {
+    {1, whole_ok, whole_value, COUNT(whole_ok)},
+    {0, decimal_ok, decimal_value, COUNT(decimal_ok)},
+    {1, whole_refused, NULL, COUNT(whole_refused)},
+    {0, decimal_refused, NULL, COUNT(decimal_refused)},
 };
 
-static void test_whole(void **state) {
-        size_t i;
-        (void)state;
-        for (i = 0; i < sizeof(whole_rows) / sizeof(whole_rows[0]); i++) {
-                long out = 4242;
-                captured_t cap;
-                int rc;
+/* Parses value \p i of set \p s and checks the result, the value (left
+ * alone on refusal) and what was printed on stderr. */
+static void check(size_t s, size_t i) {
+        const char *text = sets[s].texts[i];
+        char want[256]   = "";
+        captured_t cap;
+        double out = -7;
+        long n     = -7;
+        int rc;
 
-                capture_start(&cap);
-                rc = bp_cli_whole("prog", "--opt", whole_rows[i].text,
-                                  whole_rows[i].min, whole_rows[i].max, &out);
-                capture_end(&cap);
-                if (rc != (whole_rows[i].ok ? 0 : -1))
-                        fail_msg("\"%s\": returned %d", whole_rows[i].text,
-                                 rc);
-                assert_int_equal(out,
-                                 whole_rows[i].ok ? whole_rows[i].value : 4242);
-                if (whole_rows[i].ok) {
-                        assert_string_equal(cap.text, "");
-                } else {
-                        char want[256];
-                        snprintf(want, sizeof(want),
-                                 "prog: --opt \"%s\": expected a whole number "
-                                 "from %ld to %ld\n",
-                                 whole_rows[i].text, whole_rows[i].min,
-                                 whole_rows[i].max);
-                        assert_string_equal(cap.text, want);
-                }
-        }
+        capture_start(&cap);
+        if (sets[s].whole)
+                rc = bp_cli_whole("prog", "--opt", text, -5, 10, &n);
+        else
+                rc = bp_cli_decimal("prog", "--opt", text, 0.1, 10000, &out);
+        capture_end(&cap);
+        if (sets[s].whole)
+                out = (double)n;
+        if (!sets[s].values)
+                snprintf(want, sizeof(want), "prog: --opt \"%s\": %s\n", text,
+                         sets[s].whole ? "expected a whole number from -5 to 10"
+                                       : "expected a number from 0.1 to 10000");
+        if (rc != (sets[s].values ? 0 : -1) ||
+            out != (sets[s].values ? sets[s].values[i] : -7) ||
+            strcmp(cap.text, want))
+                fail_msg("\"%s\": returned %d, value %g, printed \"%s\"", text,
+                         rc, out, cap.text);
 }
 
-static const struct {
-        const char *text;
-        int ok;
-        double value;
-} decimal_rows[] = {
-    {"0.1", 1, 0.1},   {"50", 1, 50},     {"1e3", 1, 1000}, {".5", 1, 0.5},
-    {"10000", 1, 1e4}, {"0.09", 0, 0},    {"10001", 0, 0},  {"", 0, 0},
-    {" 1", 0, 0},      {"+1", 0, 0},      {"1,5", 0, 0},    {"inf", 0, 0},
-    {"nan", 0, 0},     {"0x10", 0, 0},    {"1e999", 0, 0},  {"e5", 0, 0},
-};
-
-static void test_decimal(void **state) {
-        size_t i;
+static void test_numbers(void **state) {
+        size_t s, i;
         (void)state;
-        for (i = 0; i < sizeof(decimal_rows) / sizeof(decimal_rows[0]); i++) {
-                double out = -7;
-                captured_t cap;
-                int rc;
-
-                capture_start(&cap);
-                rc = bp_cli_decimal("prog", "--rate", decimal_rows[i].text,
-                                    0.1, 10000, &out);
-                capture_end(&cap);
-                if (rc != (decimal_rows[i].ok ? 0 : -1))
-                        fail_msg("\"%s\": returned %d", decimal_rows[i].text,
-                                 rc);
-                if (decimal_rows[i].ok) {
-                        assert_true(out == decimal_rows[i].value);
-                        assert_string_equal(cap.text, "");
-                } else {
-                        char want[256];
-                        assert_true(out == -7);
-                        snprintf(want, sizeof(want),
-                                 "prog: --rate \"%s\": expected a number from "
-                                 "0.1 to 10000\n",
-                                 decimal_rows[i].text);
-                        assert_string_equal(cap.text, want);
-                }
-        }
+        for (s = 0; s < COUNT(sets); s++)
+                for (i = 0; i < sets[s].cnt; i++)
+                        check(s, i);
 }
 
 int main(void) {
         const struct CMUnitTest tests[] = {
-            cmocka_unit_test(test_whole),
-            cmocka_unit_test(test_decimal),
+            cmocka_unit_test(test_numbers),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
