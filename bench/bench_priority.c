@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "bench_priority.h"
+#include "bp_cli_number.h"
 
 /* librdkafka's mock partition keeps at most 5 MiB of record batches
  * (rdkafka_mock.c); a bulk record of the demo's format takes about 140
@@ -71,21 +72,6 @@ static void usage(FILE *f) {
                 BPB_MAX_ROUNDS);
 }
 
-static int parse_num(const char *name, const char *s, double lo, double hi,
-                     double *out) {
-        char *end;
-        double v = strtod(s, &end);
-        if (end == s || *end || v < lo || v > hi) {
-                fprintf(stderr,
-                        "bp-bench-priority: %s must be a number in "
-                        "[%g, %g]\n",
-                        name, lo, hi);
-                return -1;
-        }
-        *out = v;
-        return 0;
-}
-
 static int parse(bpb_options_t *o, int argc, char **argv) {
         static const struct option longopts[] = {
             {"brokers", required_argument, NULL, 'b'},
@@ -131,7 +117,8 @@ static int parse(bpb_options_t *o, int argc, char **argv) {
                 case 'h': usage(stdout); return 1;
 #define NUM(ch, name, lo, hi, dst)                                            \
         case ch:                                                              \
-                if (parse_num(name, optarg, lo, hi, &v))                      \
+                if (bp_cli_decimal("bp-bench-priority", name, optarg, lo, hi, \
+                                   &v))                                       \
                         return -1;                                            \
                 dst;                                                          \
                 break;

@@ -500,6 +500,13 @@ static void teardown(run_t *r) {
                 demo_stats_free(&r->st);
 }
 
+/* Says which step failed and why, tears the run down; returns -1. */
+static int abandon(run_t *r, const char *step, const char *err) {
+        say(r, "%s failed: %s", step, err);
+        teardown(r);
+        return -1;
+}
+
 int bpb_run(const bpb_options_t *o, int design, bpb_result_t *res) {
         static run_t r; /* large; one run at a time */
         char err[512];
@@ -513,28 +520,19 @@ int bpb_run(const bpb_options_t *o, int design, bpb_result_t *res) {
         demo_log_reset(demo_now_us());
 
         say(&r, "%s: setting up", bpb_design_title[design]);
-        if (setup(&r, err, sizeof(err))) {
-                say(&r, "set-up failed: %s", err);
-                teardown(&r);
-                return -1;
-        }
+        if (setup(&r, err, sizeof(err))) 
+                return abandon(&r, "set-up", err);
         wait_settled(&r);
         describe_layout(&r);
         say(&r, "%s; writing the backlog (%ld bulk records)", res->layout,
             o->backlog);
-        if (prefill(&r, err, sizeof(err))) {
-                say(&r, "backlog failed: %s", err);
-                teardown(&r);
-                return -1;
-        }
+        if (prefill(&r, err, sizeof(err))) 
+                return abandon(&r, "backlog", err);
         say(&r, "backlog written in %.1f s; gate open, critical records at "
                 "%.0f/s for %.0f s",
             res->prefill_s, o->critical_rate, o->window_s);
-        if (open_gate(&r, err, sizeof(err))) {
-                say(&r, "critical producer failed: %s", err);
-                teardown(&r);
-                return -1;
-        }
+        if (open_gate(&r, err, sizeof(err))) 
+                return abandon(&r, "critical producer", err);
         measure(&r);
         tail(&r);
         drain(&r);

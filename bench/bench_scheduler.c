@@ -61,6 +61,8 @@
 #include <librdkafka/rdkafka.h>
 #include <librdkafka/rdkafka_mock.h>
 
+#include "bp_cli_number.h"
+
 #ifndef BENCH_PLUGIN_PATH
 #define BENCH_PLUGIN_PATH "libbucketpriority"
 #endif
@@ -461,20 +463,12 @@ static void usage(void) {
         exit(2);
 }
 
-/* A whole decimal number in [lo, hi] for option \p name, or usage(). */
+/* A whole decimal number in [lo, hi] for option \p name, or exit 2. */
 static long number(const char *name, const char *v, long lo, long hi) {
-        char *end;
         long n;
 
-        errno = 0;
-        n     = strtol(v, &end, 10);
-        if (errno || end == v || *end || n < lo || n > hi) {
-                fprintf(stderr,
-                        "bp-bench-scheduler: --%s \"%s\": expected a whole "
-                        "number from %ld to %ld\n",
-                        name, v, lo, hi);
+        if (bp_cli_whole("bp-bench-scheduler", name, v, lo, hi, &n))
                 exit(2);
-        }
         return n;
 }
 
@@ -497,20 +491,21 @@ static void parse_options(int argc, char **argv) {
                 switch (c) {
                 case 'r':
                         opt.rounds =
-                            (int)number("rounds", optarg, 1, MAX_ROUNDS);
+                            (int)number("--rounds", optarg, 1, MAX_ROUNDS);
                         break;
                 case 'b':
-                        opt.bulk = number("bulk", optarg, 1, 100000000);
+                        opt.bulk = number("--bulk", optarg, 1, 100000000);
                         break;
                 case 'R':
-                        opt.rate = (int)number("rate", optarg, 1, 100000);
+                        opt.rate = (int)number("--rate", optarg, 1, 100000);
                         break;
                 case 's':
-                        opt.seconds = (int)number("seconds", optarg, 1, 3600);
+                        opt.seconds =
+                            (int)number("--seconds", optarg, 1, 3600);
                         break;
                 case 'w':
                         opt.work_us =
-                            (int)number("work-us", optarg, 0, 1000000);
+                            (int)number("--work-us", optarg, 0, 1000000);
                         break;
                 case 'W':
                         if (strcmp(optarg, "busy") && strcmp(optarg, "sleep"))
@@ -519,10 +514,10 @@ static void parse_options(int argc, char **argv) {
                         break;
                 case 'f':
                         opt.fetch_wait_ms =
-                            (int)number("fetch-wait-ms", optarg, 1, 60000);
+                            (int)number("--fetch-wait-ms", optarg, 1, 60000);
                         break;
                 case 'l':
-                        number("linger-ms", optarg, 0, 900000);
+                        number("--linger-ms", optarg, 0, 900000);
                         opt.linger_ms = optarg;
                         break;
                 case 'o':

@@ -5,6 +5,7 @@
 #include "demo_report.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -18,29 +19,55 @@ static const char *const run_color[DEMO_MODES] = {"#d62728", "#2ca02c",
 
 /* --- terminal summary ---------------------------------------------------- */
 
-static void row_ms(FILE *f, const char *label, const demo_result_t *r, int n,
-                   size_t off) {
-        char buf[32];
-        int i;
-        fprintf(f, "  %-34s", label);
-        for (i = 0; i < n; i++)
-                fprintf(f, " %14s",
-                        demo_fmt_ms(*(const double *)((const char *)&r[i] +
-                                                      off),
-                                    buf, sizeof(buf)));
-        fputc('\n', f);
-}
+/* How a row shows its field: milliseconds or a count. */
+typedef enum { AS_MS, AS_COUNT } row_unit_t;
 
-static void row_count(FILE *f, const char *label, const demo_result_t *r,
-                      int n, size_t off) {
+/* The per-run figures of the terminal summary and the HTML table: the
+ * terminal's label (NULL: only in the HTML table), the HTML table's, the
+ * field and its unit. The bulk partitions' spread comes before
+ * bulk_drained in both. */
+static const struct {
+        const char *text_label, *html_label;
+        size_t off;
+        row_unit_t unit;
+} figures[] = {
+#define ROW(text, html, field, unit)                                           \
+        {text, html, offsetof(demo_result_t, field), unit}
+    ROW("critical p50 (produce to consume)", "critical p50 (ms)",
+        critical_p50_ms, AS_MS),
+    ROW("critical p99", "critical p99 (ms)", critical_p99_ms, AS_MS),
+    ROW("critical max", "critical max (ms)", critical_max_ms, AS_MS),
+    ROW("critical later than 1 s", "critical later than 1 s", critical_late,
+        AS_COUNT),
+    ROW(NULL, "critical delivered", critical_produced, AS_COUNT),
+    ROW(NULL, "bulk delivered", bulk_produced, AS_COUNT),
+    ROW("bulk consumed in the window", "bulk consumed in the window",
+        bulk_consumed, AS_COUNT),
+    ROW("bulk drained afterwards", "bulk drained afterwards", bulk_drained,
+        AS_COUNT),
+    ROW("lost (delivered, never consumed)", "lost (delivered, never consumed)",
+        lost, AS_COUNT),
+    ROW("consumed twice", "consumed twice", duplicates, AS_COUNT),
+#undef ROW
+};
+#define FIGURE_CNT (sizeof(figures) / sizeof(figures[0]))
+
+/* One summary row: \p label, then the field at offset \p off of each run
+ * (a double of milliseconds or a long count, as \p unit says). */
+static void row_figure(FILE *f, const char *label, const demo_result_t *r,
+                       int n, size_t off, row_unit_t unit) {
         char buf[32];
         int i;
         fprintf(f, "  %-34s", label);
-        for (i = 0; i < n; i++)
+        for (i = 0; i < n; i++) {
+                const char *field = (const char *)&r[i] + off;
                 fprintf(f, " %14s",
-                        demo_fmt_count(*(const long *)((const char *)&r[i] +
-                                                       off),
-                                       buf, sizeof(buf)));
+                        unit == AS_MS
+                            ? demo_fmt_ms(*(const double *)field, buf,
+                                          sizeof(buf))
+                            : demo_fmt_count(*(const long *)field, buf,
+                                             sizeof(buf)));
+        }
         fputc('\n', f);
 }
 
@@ -89,10 +116,21 @@ static void sched_rows(FILE *f, const demo_result_t *r, int n) {
         }
 }
 
+/* "  note: <mode> run: " and the rest of the note, under the summary. */
+__attribute__((format(printf, 3, 4))) static void note(FILE *f, const demo_result_t *run, const char *fmt, ...) {
+        va_list ap;
+
+        fprintf(f, "  note: %s run: ", run->mode);
+        va_start(ap, fmt);
+        vfprintf(f, fmt, ap);
+        va_end(ap);
+}
+
 void demo_report_summary(FILE *f, const demo_options_t *o,
                          const demo_result_t *r, int n, int color) {
         const demo_scenario_t *sc = &o->sc;
         char total[32], text[1200];
+        size_t k;
         int i;
 
         demo_fmt_count(sc->bulk_total, total, sizeof(total));
@@ -109,58 +147,43 @@ void demo_report_summary(FILE *f, const demo_options_t *o,
         for (i = 0; i < n; i++)
                 fprintf(f, " %14d", r[i].workers);
         fputc('\n', f);
-        row_ms(f, "critical p50 (produce to consume)", r, n,
-               offsetof(demo_result_t, critical_p50_ms));
-        row_ms(f, "critical p99", r, n,
-               offsetof(demo_result_t, critical_p99_ms));
-        row_ms(f, "critical max", r, n,
-               offsetof(demo_result_t, critical_max_ms));
-        row_count(f, "critical later than 1 s", r, n,
-                  offsetof(demo_result_t, critical_late));
-        row_count(f, "bulk consumed in the window", r, n,
-                  offsetof(demo_result_t, bulk_consumed));
-        row_spread(f, r, n);
-        row_count(f, "bulk drained afterwards", r, n,
-                  offsetof(demo_result_t, bulk_drained));
-        row_count(f, "lost (delivered, never consumed)", r, n,
-                  offsetof(demo_result_t, lost));
-        row_count(f, "consumed twice", r, n,
-                  offsetof(demo_result_t, duplicates));
+        for (k = 0; k < FIGURE_CNT; k++) {
+                if (!figures[k].text_label)
+                        continue;
+                if (figures[k].off == offsetof(demo_result_t, bulk_drained))
+                        row_spread(f, r, n);
+                row_figure(f, figures[k].text_label, r, n, figures[k].off,
+                           figures[k].unit);
+        }
         sched_rows(f, r, n);
         for (i = 0; i < n; i++) {
                 if (r[i].failed)
-                        fprintf(f, "  note: %s run: %ld records failed "
-                                   "delivery (never stored, not counted "
-                                   "as lost)\n",
-                                r[i].mode, r[i].failed);
+                        note(f, &r[i], "%ld records failed delivery (never "
+                                       "stored, not counted as lost)\n",
+                             r[i].failed);
                 if (r[i].critical_after_window)
-                        fprintf(f, "  note: %s run: %ld login codes were "
-                                   "only consumed while draining\n",
-                                r[i].mode, r[i].critical_after_window);
+                        note(f, &r[i], "%ld login codes were only consumed "
+                                       "while draining\n",
+                             r[i].critical_after_window);
                 if (r[i].critical_by_bulk)
-                        fprintf(f, "  note: %s run: %ld login codes were "
-                                   "read by bulk workers (their partition "
-                                   "moved to bulk)\n",
-                                r[i].mode, r[i].critical_by_bulk);
+                        note(f, &r[i], "%ld login codes were read by bulk "
+                                       "workers (their partition moved to "
+                                       "bulk)\n",
+                             r[i].critical_by_bulk);
                 if (r[i].foreign)
-                        fprintf(f, "  note: %s run: the plugin saw %ld "
-                                   "records outside a worker's bucket\n",
-                                r[i].mode, r[i].foreign);
+                        note(f, &r[i], "the plugin saw %ld records outside "
+                                       "a worker's bucket\n",
+                             r[i].foreign);
                 if (r[i].duplicates && r[i].crashed)
-                        fprintf(f, "  note: %s run: after the crash, the "
-                                   "records since the last commit\n"
-                                   "        came again\n",
-                                r[i].mode);
+                        note(f, &r[i], "after the crash, the records since "
+                                       "the last commit\n        came again\n");
                 if (r[i].duplicates && r[i].sched_valid)
-                        fprintf(f, "  note: %s run: a record handed out as "
-                                   "the scheduler pauses its bucket\n"
-                                   "        may come again (at-least-once, "
-                                   "docs/consumer.md)\n",
-                                r[i].mode);
+                        note(f, &r[i], "a record handed out as the scheduler "
+                                       "pauses its bucket\n        may come "
+                                       "again (at-least-once, "
+                                       "docs/consumer.md)\n");
                 if (!r[i].drained)
-                        fprintf(f, "  note: %s run: the drain did not "
-                                   "finish\n",
-                                r[i].mode);
+                        note(f, &r[i], "the drain did not finish\n");
         }
         demo_compare_buckets(text, sizeof(text), sc, r, n);
         if (text[0]) {
@@ -254,24 +277,6 @@ static void html_sched_rows(FILE *f, const demo_result_t *r, int n) {
 }
 
 static void html_table(FILE *f, const demo_result_t *r, int n) {
-        static const struct {
-                const char *label;
-                size_t off;
-                int ms;
-        } rows[] = {
-#define ROW(label, field, ms) {label, offsetof(demo_result_t, field), ms}
-            ROW("critical p50 (ms)", critical_p50_ms, 1),
-            ROW("critical p99 (ms)", critical_p99_ms, 1),
-            ROW("critical max (ms)", critical_max_ms, 1),
-            ROW("critical later than 1 s", critical_late, 0),
-            ROW("critical delivered", critical_produced, 0),
-            ROW("bulk delivered", bulk_produced, 0),
-            ROW("bulk consumed in the window", bulk_consumed, 0),
-            ROW("bulk drained afterwards", bulk_drained, 0),
-            ROW("lost (delivered, never consumed)", lost, 0),
-            ROW("consumed twice", duplicates, 0),
-#undef ROW
-        };
         size_t k;
         int i;
 
@@ -282,8 +287,8 @@ static void html_table(FILE *f, const demo_result_t *r, int n) {
         for (i = 0; i < n; i++)
                 fprintf(f, "<td>%d</td>", r[i].workers);
         fputs("</tr>\n", f);
-        for (k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
-                if (rows[k].off == offsetof(demo_result_t, bulk_drained)) {
+        for (k = 0; k < FIGURE_CNT; k++) {
+                if (figures[k].off == offsetof(demo_result_t, bulk_drained)) {
                         fputs("<tr><td>bulk consumed in the window, per "
                               "partition (least, most)</td>",
                               f);
@@ -293,10 +298,10 @@ static void html_table(FILE *f, const demo_result_t *r, int n) {
                                         r[i].bulk_part_hi_n);
                         fputs("</tr>\n", f);
                 }
-                fprintf(f, "<tr><td>%s</td>", rows[k].label);
+                fprintf(f, "<tr><td>%s</td>", figures[k].html_label);
                 for (i = 0; i < n; i++) {
-                        const char *p = (const char *)&r[i] + rows[k].off;
-                        if (rows[k].ms)
+                        const char *p = (const char *)&r[i] + figures[k].off;
+                        if (figures[k].unit == AS_MS)
                                 fprintf(f, "<td>%.1f</td>", *(const double *)p);
                         else
                                 fprintf(f, "<td>%ld</td>", *(const long *)p);
@@ -307,31 +312,35 @@ static void html_table(FILE *f, const demo_result_t *r, int n) {
         fputs("</table>\n", f);
 }
 
-/* Copies the critical samples of run \p r into x/y arrays. */
-static size_t critical_xy(const demo_result_t *r, float **x, float **y) {
-        size_t i, n = r->stats.crit_cnt;
-        *x = malloc((n ? n : 1) * sizeof(float));
-        *y = malloc((n ? n : 1) * sizeof(float));
+/* Copies two float fields (at \p x_off and \p y_off) of \p cnt items of
+ * \p size bytes into new x/y arrays; the count, 0 if out of memory. */
+static size_t fields_xy(const void *items, size_t cnt, size_t size,
+                        size_t x_off, size_t y_off, float **x, float **y) {
+        size_t i;
+        *x = malloc((cnt ? cnt : 1) * sizeof(float));
+        *y = malloc((cnt ? cnt : 1) * sizeof(float));
         if (!*x || !*y)
                 return 0;
-        for (i = 0; i < n; i++) {
-                (*x)[i] = r->stats.crit[i].t_s;
-                (*y)[i] = r->stats.crit[i].lat_ms;
+        for (i = 0; i < cnt; i++) {
+                const char *item = (const char *)items + i * size;
+                memcpy(&(*x)[i], item + x_off, sizeof(float));
+                memcpy(&(*y)[i], item + y_off, sizeof(float));
         }
-        return n;
+        return cnt;
 }
 
+/* The critical samples of run \p r: time and latency. */
+static size_t critical_xy(const demo_result_t *r, float **x, float **y) {
+        return fields_xy(r->stats.crit, r->stats.crit_cnt,
+                         sizeof(demo_sample_t), offsetof(demo_sample_t, t_s),
+                         offsetof(demo_sample_t, lat_ms), x, y);
+}
+
+/* The bulk lag series of run \p r: time and bulk lag. */
 static size_t lag_xy(const demo_result_t *r, float **x, float **y) {
-        size_t i, n = r->stats.series_cnt;
-        *x = malloc((n ? n : 1) * sizeof(float));
-        *y = malloc((n ? n : 1) * sizeof(float));
-        if (!*x || !*y)
-                return 0;
-        for (i = 0; i < n; i++) {
-                (*x)[i] = r->stats.series[i].t_s;
-                (*y)[i] = r->stats.series[i].lag[1];
-        }
-        return n;
+        return fields_xy(r->stats.series, r->stats.series_cnt,
+                         sizeof(demo_point_t), offsetof(demo_point_t, t_s),
+                         offsetof(demo_point_t, lag[DEMO_BULK]), x, y);
 }
 
 static void charts(FILE *f, const demo_options_t *o, const demo_result_t *r,

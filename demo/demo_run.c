@@ -651,6 +651,14 @@ static void teardown(run_t *r) {
                 demo_cluster_stop(&r->cluster);
 }
 
+/* Ends the live view, says why the run stopped, tears it down; -1. */
+static int abandon(run_t *r, const char *err) {
+        demo_view_end(r->v);
+        fprintf(stderr, "bp-demo: %s run: %s\n", r->res->mode, err);
+        teardown(r);
+        return -1;
+}
+
 int demo_run(const demo_options_t *o, demo_mode_t mode, int run_no,
              int run_cnt, demo_view_t *v, const demo_plugin_t *pl,
              demo_result_t *res) {
@@ -676,24 +684,16 @@ int demo_run(const demo_options_t *o, demo_mode_t mode, int run_no,
 
         demo_log_reset(demo_now_us());
         demo_view_begin(v);
-        if (setup(&r, err, sizeof(err))) {
-                demo_view_end(v);
-                fprintf(stderr, "bp-demo: %s run: %s\n", res->mode, err);
-                teardown(&r);
-                return -1;
-        }
+        if (setup(&r, err, sizeof(err))) 
+                return abandon(&r, err);
         wait_for_assignment(&r);
         r.t0        = demo_now_us();
         r.st->t0_us = r.t0;
         demo_log_reset(r.t0);
         memset(r.shown_parts, 0, sizeof(r.shown_parts));
         tell_intro(&r);
-        if (start_producers(&r, err, sizeof(err))) {
-                demo_view_end(v);
-                fprintf(stderr, "bp-demo: %s run: %s\n", res->mode, err);
-                teardown(&r);
-                return -1;
-        }
+        if (start_producers(&r, err, sizeof(err))) 
+                return abandon(&r, err);
         measure(&r);
         drain(&r);
         if (mode == DEMO_MODE_STRICT && !demo_interrupted)

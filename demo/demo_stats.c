@@ -73,15 +73,30 @@ static void slice_add(demo_class_stats_t *cs, int64_t slice_no, int64_t us) {
         demo_hist_add(&cs->slice[i], us);
 }
 
+/* The growing array \p items (\p cnt items of \p size bytes used, \p cap
+ * allocated) with room for one more: itself, or moved to twice the room
+ * (\p first_cap at first); NULL if out of memory, the array left as it
+ * was. */
+static void *room_for_one(void *items, size_t *cap, size_t cnt, size_t size,
+                          size_t first_cap) {
+        size_t new_cap;
+        void *grown;
+
+        if (cnt < *cap)
+                return items;
+        new_cap = *cap ? *cap * 2 : first_cap;
+        grown   = realloc(items, new_cap * size);
+        if (grown)
+                *cap = new_cap;
+        return grown;
+}
+
 static void sample_add(demo_stats_t *st, float t_s, float lat_ms) {
-        if (st->crit_cnt == st->crit_cap) {
-                size_t cap = st->crit_cap ? st->crit_cap * 2 : 1024;
-                demo_sample_t *v = realloc(st->crit, cap * sizeof(*v));
-                if (!v)
-                        return;
-                st->crit     = v;
-                st->crit_cap = cap;
-        }
+        demo_sample_t *crit = room_for_one(st->crit, &st->crit_cap,
+                                           st->crit_cnt, sizeof(*crit), 1024);
+        if (!crit)
+                return;
+        st->crit = crit;
         st->crit[st->crit_cnt].t_s    = t_s;
         st->crit[st->crit_cnt].lat_ms = lat_ms;
         st->crit_cnt++;
@@ -226,13 +241,11 @@ long demo_stats_lost(demo_stats_t *st, demo_class_t c) {
 }
 
 void demo_stats_point(demo_stats_t *st, const demo_point_t *p) {
-        if (st->series_cnt == st->series_cap) {
-                size_t cap = st->series_cap ? st->series_cap * 2 : 256;
-                demo_point_t *v = realloc(st->series, cap * sizeof(*v));
-                if (!v)
-                        return;
-                st->series     = v;
-                st->series_cap = cap;
-        }
+        demo_point_t *series = room_for_one(st->series, &st->series_cap,
+                                            st->series_cnt, sizeof(*series),
+                                            256);
+        if (!series)
+                return;
+        st->series = series;
         st->series[st->series_cnt++] = *p;
 }

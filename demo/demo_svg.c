@@ -77,32 +77,23 @@ static void axes(FILE *f, const demo_svg_chart_t *c) {
                 demo_html_escape(f, c->band_label ? c->band_label : "");
                 fputs("</text>\n", f);
         }
-        /* y grid */
-        if (c->log_y) {
-                for (y = c->y_min; y <= c->y_max * 1.001; y *= 10) {
-                        y_tick_label(c, y, lab, sizeof(lab));
-                        fprintf(f,
-                                "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" "
-                                "y2=\"%.1f\" class=\"grid\"/>"
-                                "<text x=\"%d\" y=\"%.1f\" class=\"tick\" "
-                                "text-anchor=\"end\">%s</text>\n",
-                                L, W - R, py(c, y), py(c, y), L - 6,
-                                py(c, y) + 4, lab);
-                }
-        } else {
+        /* y grid: every power of ten on a log scale, else a round step
+         * giving at most six lines */
+        step = 0;
+        if (!c->log_y) {
                 step = pow(10, floor(log10((c->y_max - c->y_min) / 4)));
                 while ((c->y_max - c->y_min) / step > 6)
                         step *= 2;
-                for (y = c->y_min; y <= c->y_max * 1.001; y += step) {
-                        y_tick_label(c, y, lab, sizeof(lab));
-                        fprintf(f,
-                                "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" "
-                                "y2=\"%.1f\" class=\"grid\"/>"
-                                "<text x=\"%d\" y=\"%.1f\" class=\"tick\" "
-                                "text-anchor=\"end\">%s</text>\n",
-                                L, W - R, py(c, y), py(c, y), L - 6,
-                                py(c, y) + 4, lab);
-                }
+        }
+        for (y = c->y_min; y <= c->y_max * 1.001;
+             y = c->log_y ? y * 10 : y + step) {
+                y_tick_label(c, y, lab, sizeof(lab));
+                fprintf(f,
+                        "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" "
+                        "class=\"grid\"/>"
+                        "<text x=\"%d\" y=\"%.1f\" class=\"tick\" "
+                        "text-anchor=\"end\">%s</text>\n",
+                        L, W - R, py(c, y), py(c, y), L - 6, py(c, y) + 4, lab);
         }
         /* x ticks */
         step = c->x_max > 40 ? 10 : c->x_max > 15 ? 5 : 2;

@@ -24,6 +24,7 @@
 #include "audit/audit_owner.h"
 #include "audit/audit_props.h"
 #include "audit/audit_report.h"
+#include "bp_cli_number.h"
 #include "bp_config.h"
 #include "bp_list.h"
 #include "bp_properties.h"
@@ -55,18 +56,11 @@ static int bad(const char *msg) {
         return 2;
 }
 
-/* A whole number in [min, max] for option \p opt; -1 with a message. */
+/* A whole number in [min, max] for option \p opt; -1 with a message
+ * (every min here is 0 or more). */
 static long number(const char *opt, const char *s, long min, long max) {
-        char *end;
-        long v = strtol(s, &end, 10);
-        if (!*s || *end || v < min || v > max) {
-                fprintf(stderr,
-                        "bp-audit: %s \"%s\": expected a whole number from "
-                        "%ld to %ld\n",
-                        opt, s, min, max);
-                return -1;
-        }
-        return v;
+        long v;
+        return bp_cli_whole("bp-audit", opt, s, min, max, &v) ? -1 : v;
 }
 
 /* Applies the bucket.priority.* properties to \p cfg. */

@@ -173,32 +173,32 @@ static void commit_findings(audit_t *a, int g) {
                 return;
         for (p = 0; p < a->layout->partition_cnt; p++) {
                 int64_t c = grp->committed[p], behind;
+                int stale;
+
                 if (c < 0 || (mask & (1ull << a->layout->bucket_of[p])))
                         continue;
                 behind = a->parts[p].high >= c ? a->parts[p].high - c : 0;
-                if (a->history[p] & mask)
+                stale  = (a->history[p] & mask) != 0;
+                if (stale || !held_unmapped(grp, p))
                         audit_add_finding(
-                            a, AUDIT_F_STALE_COMMIT, a->layout->bucket_of[p],
-                            p, g, -1, behind,
-                            "group %s: committed offset %lld on partition %d, "
-                            "now of bucket %s, which its buckets held at a "
-                            "smaller partition count: left from before a "
-                            "growth (or by a consumer without the plugin); "
-                            "standard tools show %lld of lag there, which is "
-                            "not lag",
-                            grp->name, (long long)c, (int)p,
-                            a->cfg->buckets[a->layout->bucket_of[p]].name,
-                            (long long)behind);
-                else if (!held_unmapped(grp, p))
-                        audit_add_finding(
-                            a, AUDIT_F_FOREIGN_COMMIT,
+                            a, stale ? AUDIT_F_STALE_COMMIT
+                                     : AUDIT_F_FOREIGN_COMMIT,
                             a->layout->bucket_of[p], p, g, -1, behind,
-                            "group %s: committed offset %lld on partition %d "
-                            "of bucket %s, which it never served, %lld "
-                            "records behind its end: a consumer without the "
-                            "plugin read it in this group and stopped or "
-                            "left; delete the offset once it is gone "
-                            "(kafka-consumer-groups.sh --delete-offsets)",
+                            stale ? "group %s: committed offset %lld on "
+                                    "partition %d, now of bucket %s, which "
+                                    "its buckets held at a smaller partition "
+                                    "count: left from before a growth (or by "
+                                    "a consumer without the plugin); standard "
+                                    "tools show %lld of lag there, which is "
+                                    "not lag"
+                                  : "group %s: committed offset %lld on "
+                                    "partition %d of bucket %s, which it "
+                                    "never served, %lld records behind its "
+                                    "end: a consumer without the plugin read "
+                                    "it in this group and stopped or left; "
+                                    "delete the offset once it is gone "
+                                    "(kafka-consumer-groups.sh "
+                                    "--delete-offsets)",
                             grp->name, (long long)c, (int)p,
                             a->cfg->buckets[a->layout->bucket_of[p]].name,
                             (long long)behind);
