@@ -290,7 +290,7 @@ class Consumer(Proc):
         the assignment) is not resolved. Read from librdkafka's lines
         "Partition T [p] changed fetch state offset-wait -> active" (debug
         "topic", set for consumers with reset latest; the same text in
-        librdkafka 2.0.2 to 2.15.1)."""
+        librdkafka 2.0.2 to 2.16)."""
         for line in self.log_tail.lines():
             m = FETCH_STATE.search(line)
             if m and m.group(1) == self.topic:
@@ -1118,6 +1118,7 @@ def scenario_broker_restart(env, report):
             else:
                 cl.kafka("stop")
             clients = [pr] + consumers
+            t_seen = time.time()
             wait_until("the producer and every consumer to see the broker "
                        "gone (librdkafka's _ALL_BROKERS_DOWN)", 60,
                        lambda: all(c.logged_since(ALL_BROKERS_DOWN, t_down)
@@ -1125,6 +1126,8 @@ def scenario_broker_restart(env, report):
                        missing=lambda: [c.name for c in clients if not
                                         c.logged_since(ALL_BROKERS_DOWN,
                                                        t_down)])
+            log("every client reports all brokers down (%.1f s); restarting "
+                "the broker" % (time.time() - t_seen))
             cl.kafka("restart-node", "1")
             t_up = now_ms()
             if cl.kafka("bootstrap") != cl.bootstrap:
