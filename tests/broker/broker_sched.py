@@ -250,7 +250,9 @@ class Run:
                        % (self.name, len(self.ledger.pending)))
         self.s.log("%s: all records read %.1f s after the stream stopped"
                    % (self.name, time.time() - t))
-        time.sleep(1.0)        # late duplicates show up in the count
+        # proving that no late duplicate comes takes a window of time
+        self.s.quiet_window(1.0, "late duplicates, if any, show up in the "
+                            "count")
         self.s.stop_all([c for c in self.consumers if c.alive()])
         self.update()
         figs = {}

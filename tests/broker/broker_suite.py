@@ -43,6 +43,7 @@ Only the Python standard library is used (Debian's /usr/bin/python3).
 import argparse
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -96,6 +97,9 @@ class Tail:
 
 ALL_PROCS = []
 
+# the clients' error callback: "<ms> <client>: client error: <code>: ..."
+ALL_BROKERS_DOWN = re.compile(r"(\d+) .*client error: .*_ALL_BROKERS_DOWN")
+
 
 class Proc:
     """A child process with its stdout (summary) and stderr (log) in files."""
@@ -130,6 +134,16 @@ class Proc:
         self.killed = True
         self.p.kill()
         self.p.wait()
+
+    def logged_since(self, pattern, ms):
+        """True when its log has a line matching pattern (a re whose group
+        1 is the line's wall-clock ms) written at or after ms."""
+        try:
+            with open(self.log_path, errors="replace") as f:
+                return any(int(m.group(1)) >= ms
+                           for m in map(pattern.match, f) if m)
+        except FileNotFoundError:
+            return False
 
     def summary(self):
         with open(self.summary_path) as f:
@@ -224,6 +238,10 @@ class Producer(Proc):
         self.tail = Tail(self.out)
 
 
+FETCH_STATE = re.compile(
+    r"Partition (\S+) \[(\d+)\] changed fetch state \S+ -> (\S+)")
+
+
 class Consumer(Proc):
     """bp-broker-client consume: a C consumer of one bucket."""
 
@@ -231,14 +249,20 @@ class Consumer(Proc):
                  reset="earliest", session_ms=6000, extra=(), bootstrap=None,
                  buckets=None, allocation=None):
         self.bucket = bucket
+        self.topic = topic
         self.out = os.path.join(env.workdir, name + ".read")
         args = self.program(env) + ["consume"] + env.common(
             topic, layout, bootstrap, buckets, allocation)
         args += ["--bucket", bucket, "--group", group, "--out", self.out,
                  "--reset", reset, "--session-ms", str(session_ms)]
-        if os.environ.get("BP_BROKER_CONSUMER_DEBUG"):   # e.g. cgrp,topic
-            extra = list(extra) + ["debug=" +
-                                   os.environ["BP_BROKER_CONSUMER_DEBUG"]]
+        debug = [d for d in os.environ.get("BP_BROKER_CONSUMER_DEBUG",
+                                           "").split(",") if d]  # cgrp,...
+        if reset == "latest" and not {"topic", "all"} & set(debug):
+            # librdkafka's "topic" debug logs each partition's fetch state:
+            # "active" once "latest" is resolved (see starts_unresolved)
+            debug.append("topic")
+        if debug:
+            extra = list(extra) + ["debug=" + ",".join(debug)]
         for x in extra:
             args += ["-X", x]
         super().__init__(env, name, args)
@@ -246,6 +270,8 @@ class Consumer(Proc):
         self.assign_tail = Tail(self.out + ".assign")
         self.assignments = []        # [(ms, frozenset)]
         self.current = frozenset()
+        self.log_tail = Tail(self.log_path)
+        self.fetch_state = {}        # partition -> librdkafka's fetch state
 
     def update_assignment(self):
         for line in self.assign_tail.lines():
@@ -257,6 +283,20 @@ class Consumer(Proc):
         if not self.alive():
             self.current = frozenset()
         return self.current
+
+    def starts_unresolved(self):
+        """The partitions it holds that it does not fetch yet: their start
+        offset (e.g. auto.offset.reset=latest, a ListOffsets request after
+        the assignment) is not resolved. Read from librdkafka's lines
+        "Partition T [p] changed fetch state offset-wait -> active" (debug
+        "topic", set for consumers with reset latest; the same text in
+        librdkafka 2.0.2 to 2.16)."""
+        for line in self.log_tail.lines():
+            m = FETCH_STATE.search(line)
+            if m and m.group(1) == self.topic:
+                self.fetch_state[int(m.group(2))] = m.group(3)
+        return sorted(p for p in self.update_assignment()
+                      if self.fetch_state.get(p) != "active")
 
     def first_assigned_ms(self, p, after_ms):
         """When this consumer was first assigned partition p after a time."""
@@ -413,15 +453,29 @@ class Ledger:
             time.sleep(0.5)
 
 
-def wait_until(what, timeout, cond, interval=0.25):
+def wait_until(what, timeout, cond, interval=0.25, missing=None):
+    """Polls cond() until it returns something true, and returns that.
+    After timeout seconds fails naming what did not happen, with
+    missing() (what is still lacking), when given, appended."""
     deadline = time.time() + timeout
     while True:
         r = cond()
         if r:
             return r
         if time.time() > deadline:
-            raise Failure("timed out after %ds waiting for %s" % (timeout, what))
+            raise Failure("timed out after %ds waiting for %s%s"
+                          % (timeout, what,
+                             "; still missing: %s" % missing() if missing
+                             else ""))
         time.sleep(interval)
+
+
+def quiet_window(seconds, why):
+    """A fixed wait where no condition can stand in for it: proving that
+    something does NOT happen (e.g. no late duplicate arrives) takes a
+    window of time in which it could have happened. why: what it proves."""
+    log("quiet window of %.1f s: %s" % (seconds, why))
+    time.sleep(seconds)
 
 
 def groups_settled(env, ledger, consumers, layout, partitions):
@@ -439,6 +493,78 @@ def groups_settled(env, ledger, consumers, layout, partitions):
         if max(sizes) - min(sizes) > 1:
             return False
     return True
+
+
+class GroupCommits:
+    """The offsets each bucket group (group.id + "." + bucket) has committed
+    on its bucket's partitions, as the broker's group coordinator holds
+    them (bp-broker-client admin lag). The consumers commit what they have
+    written down every second (auto.commit.interval.ms=1000)."""
+
+    def __init__(self, env, topic, group, layout, bootstrap=None):
+        self.env = env
+        self.topic = topic
+        self.group = group
+        self.layout = layout
+        self.bootstrap = bootstrap
+        self.last_error = None
+
+    def read(self):
+        """{bucket: {partition: committed offset}} of every partition its
+        group committed (one that moved to another bucket too), or None
+        while the broker does not answer."""
+        got = {}
+        for b in BUCKETS:
+            try:
+                text = self.env.admin("lag", bootstrap=self.bootstrap,
+                                      topic=self.topic,
+                                      group="%s.%s" % (self.group, b))
+            except (Failure, subprocess.TimeoutExpired) as e:
+                self.last_error = str(e)
+                return None
+            got[b] = {}
+            for line in text.splitlines():
+                p, committed, _end = (int(x) for x in line.split())
+                got[b][p] = committed
+        return got
+
+    def snapshot(self, timeout=60):
+        """read(), waiting while the broker cannot answer (e.g. the group
+        coordinator of a restarted broker still loading)."""
+        return wait_until("the broker to answer with the bucket groups' "
+                          "committed offsets", timeout,
+                          self.read, 0.5,
+                          missing=lambda: self.last_error)
+
+    def wait(self, partitions, what, since=None, timeout=60):
+        """Until every bucket group has committed an offset on each
+        partition of its bucket, above the one in since ({bucket:
+        {partition: offset}}, a snapshot()) where given. what: the
+        condition in words, for the log and the failure."""
+        since = since or {}
+        want = self.env.layout(self.layout, partitions)
+        lacking = []
+
+        def committed():
+            got = self.read()
+            if got is None:
+                lacking[:] = ["no answer from the broker (%s)"
+                              % self.last_error]
+                return False
+            lacking[:] = [
+                "%s.%s on %s" % (self.group, b, ps) for b in BUCKETS
+                for ps in [[p for p in want[b] if got[b].get(p, -1) <=
+                            since.get(b, {}).get(p, -1)]] if ps]
+            return not lacking
+        t0 = time.time()
+        wait_until(what, timeout, committed, 0.5,
+                   missing=lambda: "; ".join(lacking))
+        log("%s: done in %.1f s" % (what, time.time() - t0))
+
+    def wait_progress(self, partitions, what, timeout=60):
+        """Until every bucket group commits on each partition of its bucket
+        an offset above the one committed now."""
+        self.wait(partitions, what, since=self.snapshot(), timeout=timeout)
 
 
 # ----------------------------------------------------------------- checks --
@@ -590,12 +716,48 @@ def drain_and_stop(ledger, producers, consumers, report, timeout=90):
     log("all delivered records read in %.1f s after the producer stopped"
         % (time.time() - t0) if ok else
         "%d records still unread after %ds" % (len(ledger.pending), timeout))
-    time.sleep(1.0)   # late duplicates, if any, show up in the count
+    # Every record is read; a duplicate (a record read again, e.g. after a
+    # rebalance from an older committed offset) can still be on its way, and
+    # only a window of time can show that none comes.
+    quiet_window(1.0, "late duplicates, if any, show up in the count")
     stop_all(consumers)
     ledger.update()
     for c in consumers:
         if not c.killed:
             log("%s: %s" % (c.name, c.summary()))
+
+
+IDEMPOTENT = ["enable.idempotence=true", "acks=all"]
+
+
+def start_stream(env, topic, group, layout, parts, per_bucket, report,
+                 bootstrap=None, producer_extra=()):
+    """Consumers of a brand-new group (per_bucket: a count, or {bucket:
+    count}) settled on the topic, then a producer writing 1000 records/s,
+    until every bucket group has committed on each of its partitions: the
+    state a fault is injected into. Returns (ledger, consumers, producer,
+    GroupCommits)."""
+    ledger = Ledger([], [])
+    consumers = start_consumers(env, ledger, topic, layout, group,
+                                per_bucket, session_ms=6000,
+                                bootstrap=bootstrap)
+    settle(env, ledger, consumers, layout, parts, report)
+    pr = Producer(env, "producer", topic, layout, rate=1000,
+                  extra=producer_extra, bootstrap=bootstrap)
+    ledger.producers.append(pr)
+    commits = GroupCommits(env, topic, group, layout, bootstrap)
+    commits.wait(parts, "every bucket group to read and commit on each of "
+                 "its %d partitions" % parts)
+    return ledger, consumers, pr, commits
+
+
+def finish(env, ledger, report, producer, consumers, topic, group, layout,
+           parts, bootstrap=None):
+    """Stops the producer and, once every record is read, the consumers;
+    then checks the records and the groups' committed lag."""
+    drain_and_stop(ledger, [producer], consumers, report)
+    verify(env, ledger, report, layout, [parts])
+    check_lag(env, report, topic, group, layout, parts, bootstrap=bootstrap)
 
 
 def check_lag(env, report, topic, group, layout, partitions, bootstrap=None):
@@ -702,8 +864,16 @@ def scenario_growth(env, report, layout, consumer_cls=Consumer,
     # A brand-new group resolves "latest" with a ListOffsets request after
     # the assignment: records written before that answer are skipped by
     # definition (the plugin respects auto.offset.reset in a new group).
-    # Give the answers time to arrive; growth is what this scenario tests.
-    time.sleep(3)
+    # Wait for the answers; growth is what this scenario tests.
+    t_resolve = time.time()
+    wait_until("every consumer to resolve \"latest\" on the partitions it "
+               "holds (librdkafka fetch state active)", 60,
+               lambda: not any(c.starts_unresolved() for c in consumers),
+               missing=lambda: "; ".join(
+                   "%s %s" % (c.name, c.starts_unresolved())
+                   for c in consumers if c.starts_unresolved()))
+    log("every consumer fetches from \"latest\" on its partitions (%.1f s)"
+        % (time.time() - t_resolve))
     # Two producers: one with the plugin's defaults (metadata refreshed
     # every 5 s: the "written" figure), one refreshing every second, so that
     # records reach new partitions before the consumers are assigned them:
@@ -713,9 +883,14 @@ def scenario_growth(env, report, layout, consumer_cls=Consumer,
                     start=10000000,
                     extra=["topic.metadata.refresh.interval.ms=1000"])
     ledger.producers += [pr, fast]
-    time.sleep(8)            # every bucket group reads and commits
+    # Before a growth every group has committed on its partitions: the
+    # rebalance that follows restarts them from their committed offsets.
+    commits = GroupCommits(env, topic, group, layout)
+    commits.wait(steps[0], "every bucket group to commit on each of its "
+                 "%d partitions" % steps[0])
     early_total = 0
     for old, new in zip(steps, steps[1:]):
+        before = commits.snapshot()
         t0 = int(env.admin("grow", topic=topic, partitions=new))
         new_parts = list(range(old, new))
         moved = [p for p in range(old) if env.owner(layout, old, p) !=
@@ -749,7 +924,6 @@ def scenario_growth(env, report, layout, consumer_cls=Consumer,
         takeover = (max(ledger.first_read(p, env.owner(layout, new, p), t0)
                         for p in moved) - t0) if moved else None
         settle(env, ledger, consumers, layout, new, report)
-        settled = (now_ms() - t0)
         # Records written to a new partition before the consumer that reads
         # it was assigned: auto.offset.reset=latest would skip them.
         early = 0
@@ -783,14 +957,16 @@ def scenario_growth(env, report, layout, consumer_cls=Consumer,
             else:
                 log("WARNING: " + msg)
         early_total += early
-        time.sleep(max(0.0, 5 - (now_ms() - t0 - settled) / 1000))
+        # records flow in the new layout: read and committed by their
+        # bucket on every partition (before the next growth, or the end)
+        commits.wait(new, "every bucket group to commit on each of its %d "
+                     "partitions since the growth" % new, since=before)
     if not early_total and not report.errors:
         # What the scenario is for: without such records the start-offset
         # rule for new partitions (docs/consumer.md, rule 3) went untested.
         report.error("no record reached a new partition before its consumer "
                      "was assigned, so the start-offset rule for new "
                      "partitions was not exercised")
-    time.sleep(5)
     drain_and_stop(ledger, [pr, fast], consumers, report)
     for c in consumers:
         for problem in c.problems():
@@ -843,13 +1019,8 @@ def scenario_consumer_kill(env, report):
     env.admin("create", topic=topic, partitions=parts)
     report.add("topic %s, %s layout, %d partitions: %s"
                % (topic, layout, parts, env.layout(layout, parts)))
-    ledger = Ledger([], [])
-    consumers = start_consumers(env, ledger, topic, layout, group, 2,
-                                session_ms=6000)
-    settle(env, ledger, consumers, layout, parts, report)
-    pr = Producer(env, "producer", topic, layout, rate=1000)
-    ledger.producers.append(pr)
-    time.sleep(6)
+    ledger, consumers, pr, commits = start_stream(env, topic, group, layout,
+                                                  parts, 2, report)
     victims = [c for c in consumers if c.name in ("consumer-critical-1",
                                                    "consumer-bulk-1")]
     held = {c.name: sorted(c.current) for c in victims}
@@ -857,6 +1028,7 @@ def scenario_consumer_kill(env, report):
     for c in victims:
         c.kill()
     log("SIGKILLed %s" % held)
+    at_kill = commits.snapshot()
     for v in victims:
         survivor = [c for c in consumers if c.bucket == v.bucket
                     and c is not v][0]
@@ -879,11 +1051,11 @@ def scenario_consumer_kill(env, report):
                       sorted(want), t_assign / 1000, t_read / 1000),
                    **{"takeover_%s_assign_s" % v.bucket: t_assign / 1000,
                       "takeover_%s_read_s" % v.bucket: t_read / 1000})
-    time.sleep(4)
+    commits.wait(parts, "every bucket group to commit on each of its "
+                 "partitions since the kill (the survivors on the ones they "
+                 "took over)", since=at_kill)
     settle(env, ledger, consumers, layout, parts, report)
-    drain_and_stop(ledger, [pr], consumers, report)
-    verify(env, ledger, report, layout, [parts])
-    check_lag(env, report, topic, group, layout, parts)
+    finish(env, ledger, report, pr, consumers, topic, group, layout, parts)
 
 
 class OwnCluster:
@@ -936,22 +1108,26 @@ def scenario_broker_restart(env, report):
         topic, group = unique("restart"), unique("app")
         env.admin("create", bootstrap=cl.bootstrap, topic=topic,
                   partitions=parts)
-        ledger = Ledger([], [])
-        consumers = start_consumers(env, ledger, topic, layout, group, 1,
-                                    bootstrap=cl.bootstrap)
-        settle(env, ledger, consumers, layout, parts, report)
-        pr = Producer(env, "producer", topic, layout, rate=1000,
-                      extra=["enable.idempotence=true", "acks=all"],
-                      bootstrap=cl.bootstrap)
-        ledger.producers.append(pr)
-        time.sleep(5)
+        ledger, consumers, pr, commits = start_stream(
+            env, topic, group, layout, parts, 1, report,
+            bootstrap=cl.bootstrap, producer_extra=IDEMPOTENT)
         for how in ("SIGKILL", "SIGTERM"):
             t_down = now_ms()
             if how == "SIGKILL":
                 cl.kafka("kill-node", "1")
             else:
                 cl.kafka("stop")
-            time.sleep(3)
+            clients = [pr] + consumers
+            t_seen = time.time()
+            wait_until("the producer and every consumer to see the broker "
+                       "gone (librdkafka's _ALL_BROKERS_DOWN)", 60,
+                       lambda: all(c.logged_since(ALL_BROKERS_DOWN, t_down)
+                                   for c in clients),
+                       missing=lambda: [c.name for c in clients if not
+                                        c.logged_since(ALL_BROKERS_DOWN,
+                                                       t_down)])
+            log("every client reports all brokers down (%.1f s); restarting "
+                "the broker" % (time.time() - t_seen))
             cl.kafka("restart-node", "1")
             t_up = now_ms()
             if cl.kafka("bootstrap") != cl.bootstrap:
@@ -963,11 +1139,11 @@ def scenario_broker_restart(env, report):
                        % (how, (t_up - t_down) / 1000, (t_res - t_up) / 1000),
                        **{"restart_%s_down_s" % how: (t_up - t_down) / 1000,
                           "restart_%s_resume_s" % how: (t_res - t_up) / 1000})
-            time.sleep(5)
-        drain_and_stop(ledger, [pr], consumers, report)
-        verify(env, ledger, report, layout, [parts])
-        check_lag(env, report, topic, group, layout, parts,
-                  bootstrap=cl.bootstrap)
+            commits.wait_progress(parts, "every bucket group to commit on "
+                                  "each of its partitions after the %s "
+                                  "restart" % how)
+        finish(env, ledger, report, pr, consumers, topic, group, layout,
+               parts, bootstrap=cl.bootstrap)
 
 
 def scenario_failover(env, report):
@@ -979,16 +1155,10 @@ def scenario_failover(env, report):
         env.admin("create", bootstrap=cl.bootstrap, topic=topic,
                   partitions=parts, rf=3)
         crit = env.layout(layout, parts)["critical"][0]
-        ledger = Ledger([], [])
-        consumers = start_consumers(env, ledger, topic, layout, group,
-                                    {"critical": 2, "normal": 1, "bulk": 1},
-                                    bootstrap=cl.bootstrap)
-        settle(env, ledger, consumers, layout, parts, report)
-        pr = Producer(env, "producer", topic, layout, rate=1000,
-                      extra=["enable.idempotence=true", "acks=all"],
-                      bootstrap=cl.bootstrap)
-        ledger.producers.append(pr)
-        time.sleep(6)
+        ledger, consumers, pr, commits = start_stream(
+            env, topic, group, layout, parts,
+            {"critical": 2, "normal": 1, "bulk": 1}, report,
+            bootstrap=cl.bootstrap, producer_extra=IDEMPOTENT)
         leader = int(env.admin("leader", bootstrap=cl.bootstrap, topic=topic,
                                partition=crit))
         t_kill = now_ms()
@@ -1010,17 +1180,18 @@ def scenario_failover(env, report):
                    **{"failover_resume_%s_s" % b: figures[b] for b in BUCKETS})
         if new_leader == leader or new_leader < 0:
             report.error("partition %d has no new leader" % crit)
-        time.sleep(6)
+        commits.wait_progress(parts, "every bucket group to commit on each "
+                              "of its partitions with node %d down" % leader)
         cl.kafka("restart-node", str(leader))
         t_up = now_ms()
         wait_until("reads after the restart", 60,
                    lambda: resumed_after(ledger, t_up + 500, "critical"), 0.5)
         report.add("node %d restarted; critical records still flowing" % leader)
-        time.sleep(4)
-        drain_and_stop(ledger, [pr], consumers, report)
-        verify(env, ledger, report, layout, [parts])
-        check_lag(env, report, topic, group, layout, parts,
-                  bootstrap=cl.bootstrap)
+        commits.wait_progress(parts, "every bucket group to commit on each "
+                              "of its partitions after node %d's restart"
+                              % leader)
+        finish(env, ledger, report, pr, consumers, topic, group, layout,
+               parts, bootstrap=cl.bootstrap)
 
 
 def scenario_operations(env, report):
