@@ -14,7 +14,10 @@ process's output (*.dr, *.read, *.read.assign, *.log) for diagnosis.
                      processes per bucket: every record read by its bucket
   growth_stable      6 -> 12 -> 24 partitions while producing and consuming,
   growth_contiguous  consumers with auto.offset.reset=latest: time until
-                     every new partition is written and read by its bucket
+                     every new partition is written and read by its bucket;
+                     with contiguous, partitions that moved to another
+                     bucket are taken over where the old bucket's group
+                     stopped (start-offset rule 2), not read again
   growth_stable_wheel  growth_stable with consumers written in Python on the
                      newest PyPI confluent-kafka wheel (its own librdkafka,
                      tests/clients/prepare-wheel.sh; bp_wheel_consumer.py),
@@ -672,6 +675,42 @@ def verify(env, ledger, report, layout, counts, allow_moves=False,
     if foreign and not foreign_ok:
         report.error("the plugin's safety net counted %d foreign records"
                      % foreign)
+    if allow_moves:
+        check_takeover(ledger, report, owners)
+
+
+def check_takeover(ledger, report, owners):
+    """Start-offset rule 2 (docs/consumer.md): a partition that moved to
+    another bucket is taken over where the old bucket's group stopped,
+    read from the sibling group's commits. Had the new owner started at
+    the beginning instead, every record the old bucket read there would be
+    read again: at most half of them may be (at-least-once around the
+    move), and the old bucket must have read enough for this to mean
+    something."""
+    last = owners[-1]
+    moved = set(p for p in last
+                if len(set(o[p] for o in owners if p in o)) > 1)
+    old_read = again = 0
+    for _i, rs in ledger.reads.items():
+        rs = [(c, p) for c, p, _off, _kb, _ms in rs if p in moved]
+        if not rs:
+            continue
+        if any(c.bucket != last[p] for c, p in rs):
+            old_read += 1
+            again += len(set(c.bucket for c, _p in rs)) > 1
+    report.add("moved partitions %s: %d records read by their old bucket, "
+               "%d of them read again by the new one"
+               % (sorted(moved), old_read, again),
+               takeover_old_read=old_read, takeover_read_again=again)
+    if old_read < 20:
+        report.error("only %d records of moved partitions were read by their "
+                     "old bucket: the takeover from the sibling group "
+                     "(start-offset rule 2) was not exercised" % old_read)
+    elif again * 2 > old_read:
+        report.error("%d of the %d records the old bucket read on moved "
+                     "partitions were read again by the new one: the new "
+                     "owner did not start where the sibling group stopped"
+                     % (again, old_read))
 
 
 def stop_all(procs):
