@@ -1,7 +1,8 @@
 /*
- * bp_test_util.h - helpers shared by the integration tests: an embedded
- * mock cluster, configurations that load the plugin by path, and a
- * producer that records every delivery report.
+ * bp_test_util.h - the test kit (testkit/testkit.h) for cmocka tests:
+ * the embedded mock cluster and the plugin path with failures failing the
+ * test, configurations that load the plugin by path, and a producer that
+ * records every delivery report.
  */
 #ifndef BP_TEST_UTIL_H
 #define BP_TEST_UTIL_H
@@ -10,16 +11,13 @@
 #include <stdint.h>
 
 #include <librdkafka/rdkafka.h>
-#include <librdkafka/rdkafka_mock.h>
+
+#include "testkit.h"
 
 /** A mock cluster with its owning client. */
-typedef struct bp_test_cluster {
-        rd_kafka_t *owner;
-        rd_kafka_mock_cluster_t *mcluster;
-        char bootstraps[256];
-} bp_test_cluster_t;
+typedef tk_mock_t bp_test_cluster_t;
 
-/** Starts a mock cluster of \p brokers brokers. Aborts the test on error. */
+/** Starts a mock cluster of \p brokers brokers. Fails the test on error. */
 void bp_test_cluster_start(bp_test_cluster_t *tc, int brokers);
 
 /** Creates \p topic with \p partitions partitions on the mock cluster. */

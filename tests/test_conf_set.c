@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
-#include <time.h>
 
 #include <cmocka.h>
 
@@ -546,10 +545,8 @@ static int wait_log(void) {
                 pthread_mutex_lock(&seen.lock);
                 cnt = seen.cnt;
                 pthread_mutex_unlock(&seen.lock);
-                if (!cnt) {
-                        struct timespec ts = {0, 10 * 1000 * 1000};
-                        nanosleep(&ts, NULL);
-                }
+                if (!cnt)
+                        tk_sleep_us(10000);
         }
         return cnt;
 }
