@@ -80,10 +80,7 @@ rd_kafka_t *bench_producer(const bench_cluster_t *bc, const char *within,
         }
         for (; extra && extra[0]; extra += 2)
                 set(conf, extra[0], extra[1]);
-        rd_kafka_conf_set_dr_msg_cb(conf, on_dr);
-        rd_kafka_conf_set_opaque(conf, drs);
-        rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof(errstr));
-        if (!rk)
+        if (!(rk = tk_producer(conf, on_dr, drs, errstr, sizeof(errstr))))
                 bench_die("rd_kafka_new: %s", errstr);
         return rk;
 }

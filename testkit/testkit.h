@@ -7,7 +7,8 @@
  *   clock         the monotonic clock (ns, us, ms), the wall clock (ms,
  *                 comparable between processes), sleeping
  *   mock cluster  librdkafka's embedded mock cluster with its owning
- *                 client, topics on it
+ *                 client, topics on it; producers with a delivery report
+ *                 callback
  *   plugin path   where the built plugin is ($BP_PLUGIN_PATH)
  *   ledger        every record id written, and how often each was read
  *   record keys   the id and bucket of a key "<bucket>-<id>"
@@ -48,7 +49,7 @@ void tk_sleep_until_us(int64_t deadline_us);
 /** Sleeps \p us microseconds (nothing when \p us <= 0). */
 void tk_sleep_us(int64_t us);
 
-/* --- mock cluster (tk_mock.c) --------------------------------------------- */
+/* --- mock cluster and clients (tk_mock.c) --------------------------------- */
 
 /** librdkafka's embedded mock cluster and the client that owns it. */
 typedef struct tk_mock {
@@ -72,6 +73,14 @@ int tk_mock_topic(tk_mock_t *m, const char *topic, int partitions, char *err,
 
 /** Stops the cluster and destroys its owner (nothing if not started). */
 void tk_mock_stop(tk_mock_t *m);
+
+/** A producer from \p conf (taken in every case) whose delivery reports go
+ *  to \p on_dr with \p opaque. @returns it, or NULL with \p err filled. */
+rd_kafka_t *tk_producer(rd_kafka_conf_t *conf,
+                        void (*on_dr)(rd_kafka_t *rk,
+                                      const rd_kafka_message_t *m,
+                                      void *opaque),
+                        void *opaque, char *err, size_t err_size);
 
 /* --- plugin path (tk_plugin.c) -------------------------------------------- */
 

@@ -1,7 +1,7 @@
 /*
  * tk_mock.c - librdkafka's embedded mock cluster for the tests, the
  * benchmarks and the demo: start it with its owning client, create topics,
- * stop it.
+ * stop it; and the producers that write to it (or to a real cluster).
  */
 #include "testkit.h"
 
@@ -54,4 +54,17 @@ void tk_mock_stop(tk_mock_t *m) {
         if (m->owner)
                 rd_kafka_destroy(m->owner);
         memset(m, 0, sizeof(*m));
+}
+
+rd_kafka_t *tk_producer(rd_kafka_conf_t *conf,
+                        void (*on_dr)(rd_kafka_t *rk,
+                                      const rd_kafka_message_t *m,
+                                      void *opaque),
+                        void *opaque, char *err, size_t err_size) {
+        rd_kafka_t *rk;
+        rd_kafka_conf_set_dr_msg_cb(conf, on_dr);
+        rd_kafka_conf_set_opaque(conf, opaque);
+        if (!(rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, err_size)))
+                rd_kafka_conf_destroy(conf);
+        return rk;
 }

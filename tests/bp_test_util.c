@@ -30,6 +30,11 @@ void bp_test_cluster_stop(bp_test_cluster_t *tc) {
         tk_mock_stop(tc);
 }
 
+int bp_test_cluster_teardown(void **state) {
+        tk_mock_stop(*state);
+        return 0;
+}
+
 const char *bp_test_plugin_path(void) {
         const char *p = tk_plugin_path(NULL);
         if (!p)
@@ -37,10 +42,8 @@ const char *bp_test_plugin_path(void) {
         return p;
 }
 
-rd_kafka_conf_res_t bp_test_set(rd_kafka_conf_t *conf,
-                                const char *name,
-                                const char *value,
-                                char *errstr,
+rd_kafka_conf_res_t bp_test_set(rd_kafka_conf_t *conf, const char *name,
+                                const char *value, char *errstr,
                                 size_t errstr_size) {
         errstr[0] = '\0';
         return rd_kafka_conf_set(conf, name, value, errstr, errstr_size);
@@ -95,10 +98,7 @@ rd_kafka_t *bp_test_producer(rd_kafka_conf_t *conf, bp_test_drs_t *drs) {
         char errstr[512];
         rd_kafka_t *rk;
 
-        rd_kafka_conf_set_dr_msg_cb(conf, on_dr);
-        rd_kafka_conf_set_opaque(conf, drs);
-        rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof(errstr));
-        if (!rk)
+        if (!(rk = tk_producer(conf, on_dr, drs, errstr, sizeof(errstr))))
                 fail_msg("rd_kafka_new: %s", errstr);
         return rk;
 }
@@ -118,4 +118,13 @@ void bp_test_wait_drs(rd_kafka_t *rk,
 void bp_test_drs_free(bp_test_drs_t *drs) {
         free(drs->v);
         memset(drs, 0, sizeof(*drs));
+}
+
+void bp_test_producer_close(rd_kafka_t *rk,
+                            rd_kafka_topic_t *rkt,
+                            bp_test_drs_t *drs) {
+        if (rkt)
+                rd_kafka_topic_destroy(rkt);
+        rd_kafka_destroy(rk);
+        bp_test_drs_free(drs);
 }

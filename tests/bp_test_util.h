@@ -27,6 +27,10 @@ void bp_test_cluster_topic(bp_test_cluster_t *tc,
 
 void bp_test_cluster_stop(bp_test_cluster_t *tc);
 
+/** cmocka group teardown: stops the cluster the group setup left in
+ *  *\p state. */
+int bp_test_cluster_teardown(void **state);
+
 /** Path of the built plugin (environment BP_PLUGIN_PATH). */
 const char *bp_test_plugin_path(void);
 
@@ -69,5 +73,10 @@ void bp_test_wait_drs(rd_kafka_t *rk,
                       int timeout_ms);
 
 void bp_test_drs_free(bp_test_drs_t *drs);
+
+/** Destroys \p rkt (if any) and the producer \p rk, frees \p drs. */
+void bp_test_producer_close(rd_kafka_t *rk,
+                            rd_kafka_topic_t *rkt,
+                            bp_test_drs_t *drs);
 
 #endif /* BP_TEST_UTIL_H */

@@ -52,10 +52,7 @@ void producer_start(producer_t *p, const char *batch) {
         char errstr[512];
 
         memset(p, 0, sizeof(*p));
-        rd_kafka_conf_set_dr_msg_cb(conf, on_dr);
-        rd_kafka_conf_set_opaque(conf, p);
-        p->rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof(errstr));
-        if (!p->rk)
+        if (!(p->rk = tk_producer(conf, on_dr, p, errstr, sizeof(errstr))))
                 fail_msg("producer: %s", errstr);
 }
 

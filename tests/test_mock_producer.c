@@ -22,18 +22,12 @@
 static bp_test_cluster_t cluster;
 
 static int setup(void **state) {
-        (void)state;
         bp_test_cluster_start(&cluster, 1);
         bp_test_cluster_topic(&cluster, TOPIC, 12);
         bp_test_cluster_topic(&cluster, OTHER, 4);
         bp_test_cluster_topic(&cluster, "tiny", 1);
         bp_test_cluster_topic(&cluster, "six", 6);
-        return 0;
-}
-
-static int teardown(void **state) {
-        (void)state;
-        bp_test_cluster_stop(&cluster);
+        *state = &cluster;
         return 0;
 }
 
@@ -106,8 +100,7 @@ static void test_properties_only_routing(void **state) {
                 assert_int_equal(per_partition[i], 125);
         for (i = 8; i < 12; i++)
                 assert_int_equal(per_partition[i], 250);
-        rd_kafka_destroy(rk);
-        bp_test_drs_free(&drs);
+        bp_test_producer_close(rk, NULL, &drs);
 }
 
 /* Records to another topic get the partitioner they would have had. */
@@ -135,9 +128,7 @@ static void test_other_topic_untouched(void **state) {
                                      rkt, drs.v[i].key, drs.v[i].keylen, 4,
                                      NULL, NULL));
         }
-        rd_kafka_topic_destroy(rkt);
-        rd_kafka_destroy(rk);
-        bp_test_drs_free(&drs);
+        bp_test_producer_close(rk, rkt, &drs);
 }
 
 /* NULL and empty keys reach the fallback (the last bucket by default)
@@ -167,8 +158,7 @@ static void test_null_and_empty_keys_go_to_fallback(void **state) {
                 assert_int_equal(drs.v[i].err, 0);
                 assert_true(in_range(drs.v[i].partition, 8, 11));
         }
-        rd_kafka_destroy(rk);
-        bp_test_drs_free(&drs);
+        bp_test_producer_close(rk, NULL, &drs);
 }
 
 /* Unknown buckets: to a named bucket, to a built-in partitioner over the
@@ -195,8 +185,7 @@ static void test_fallback_variants(void **state) {
         bp_test_wait_drs(rk, &drs, 50, 30000);
         for (i = 0; i < 50; i++)
                 assert_true(in_range(drs.v[i].partition, 0, 7));
-        rd_kafka_destroy(rk);
-        bp_test_drs_free(&drs);
+        bp_test_producer_close(rk, NULL, &drs);
 
         /* Built-in over the whole topic: murmur2, as the Java default. */
         rk = bp_test_producer(
@@ -220,8 +209,7 @@ static void test_fallback_variants(void **state) {
         rd_kafka_topic_destroy(rkt);
         assert_int_equal(bp_stats(rk, &st), 0);
         assert_int_equal(st.fallback_other, 100);
-        rd_kafka_destroy(rk);
-        bp_test_drs_free(&drs);
+        bp_test_producer_close(rk, NULL, &drs);
 
         /* Discard: every such record fails, none is lost silently. */
         rk = bp_test_producer(
@@ -244,8 +232,7 @@ static void test_fallback_variants(void **state) {
         assert_int_equal(failed, 20);
         assert_int_equal(bp_stats(rk, &st), 0);
         assert_int_equal(st.discarded, 20);
-        rd_kafka_destroy(rk);
-        bp_test_drs_free(&drs);
+        bp_test_producer_close(rk, NULL, &drs);
 }
 
 /* Records queued before metadata arrived and then unroutable fail their
@@ -274,8 +261,7 @@ static void test_unroutable_fails_delivery_report(void **state) {
         }
         assert_int_equal(failed, 10);
         assert_int_equal(rd_kafka_outq_len(rk), 0); /* nothing hangs */
-        rd_kafka_destroy(rk);
-        bp_test_drs_free(&drs);
+        bp_test_producer_close(rk, NULL, &drs);
 }
 
 /* An incomplete configuration never routes: bucket topic records fail,
@@ -300,8 +286,7 @@ static void test_incomplete_config_fails_bucket_records(void **state) {
                 if (drs.v[i].err)
                         failed++;
         assert_int_equal(failed, 10);
-        rd_kafka_destroy(rk);
-        bp_test_drs_free(&drs);
+        bp_test_producer_close(rk, NULL, &drs);
 }
 
 /* Fewer partitions than buckets: records fail rather than misroute. */
@@ -327,8 +312,7 @@ static void test_fewer_partitions_than_buckets(void **state) {
         assert_int_equal(failed, 10);
         assert_int_equal(bp_stats(rk, &st), 0);
         assert_int_equal(st.unroutable, 10);
-        rd_kafka_destroy(rk);
-        bp_test_drs_free(&drs);
+        bp_test_producer_close(rk, NULL, &drs);
 }
 
 /* Two producers in one process with different bucket configurations. */
@@ -391,9 +375,7 @@ static void test_own_topic_conf(void **state) {
                 assert_true(drs.v[i].keylen == 6
                                 ? in_range(drs.v[i].partition, 8, 11)
                                 : in_range(drs.v[i].partition, 0, 7));
-        rd_kafka_topic_destroy(rkt);
-        rd_kafka_destroy(rk);
-        bp_test_drs_free(&drs);
+        bp_test_producer_close(rk, rkt, &drs);
 }
 
 /* What kcat does: a topic configuration of its own, made before the plugin
@@ -433,9 +415,7 @@ static void test_foreign_topic_conf_routed(void **state) {
                                 ? in_range(drs.v[i].partition, 0, 7)
                                 : in_range(drs.v[i].partition, 8, 11));
         }
-        rd_kafka_topic_destroy(rkt);
-        rd_kafka_destroy(rk);
-        bp_test_drs_free(&drs);
+        bp_test_producer_close(rk, rkt, &drs);
 }
 
 /* What node-rdkafka does: replaces the default topic configuration after
@@ -466,8 +446,7 @@ static void test_replaced_default_topic_conf_routed(void **state) {
                                 ? in_range(drs.v[i].partition, 8, 11)
                                 : in_range(drs.v[i].partition, 0, 7));
         }
-        rd_kafka_destroy(rk);
-        bp_test_drs_free(&drs);
+        bp_test_producer_close(rk, NULL, &drs);
 }
 
 /* The layout follows the partition count the partitioner is given. */
@@ -497,9 +476,7 @@ static void test_growth_recomputes_layout(void **state) {
         assert_string_equal(bs.name, "Gold");
         assert_int_equal(bs.partitions, 7);
         assert_int_equal(bs.routed, 61);
-        rd_kafka_topic_destroy(rkt);
-        rd_kafka_destroy(rk);
-        bp_test_drs_free(&drs);
+        bp_test_producer_close(rk, rkt, &drs);
 }
 
 /* Configuration errors surface at rd_kafka_conf_set() through the plugin,
@@ -555,8 +532,7 @@ static void test_conf_errors_and_dup(void **state) {
         bp_test_wait_drs(rk, &drs, 20, 30000);
         for (i = 0; i < 20; i++)
                 assert_true(in_range(drs.v[i].partition, 8, 11));
-        rd_kafka_destroy(rk);
-        bp_test_drs_free(&drs);
+        bp_test_producer_close(rk, NULL, &drs);
 }
 
 /* The stats call reports per bucket routing as JSON. */
@@ -584,8 +560,7 @@ static void test_stats_json(void **state) {
         assert_int_equal(bp_stats_json(rk, json, 8), n); /* truncated */
         assert_int_equal(strlen(json), 7);
         assert_int_equal(bp_stats_json(cluster.owner, json, sizeof(json)), -1);
-        rd_kafka_destroy(rk);
-        bp_test_drs_free(&drs);
+        bp_test_producer_close(rk, NULL, &drs);
 }
 
 int main(void) {
@@ -605,5 +580,5 @@ int main(void) {
             cmocka_unit_test(test_conf_errors_and_dup),
             cmocka_unit_test(test_stats_json),
         };
-        return cmocka_run_group_tests(tests, setup, teardown);
+        return cmocka_run_group_tests(tests, setup, bp_test_cluster_teardown);
 }

@@ -35,16 +35,20 @@ typedef struct worker {
 } worker_t;
 
 static int setup(void **state) {
-        (void)state;
         bp_test_cluster_start(&cluster, 1);
         bp_test_cluster_topic(&cluster, TOPIC, 12);
+        *state = &cluster;
         return 0;
 }
 
-static int teardown(void **state) {
-        (void)state;
-        bp_test_cluster_stop(&cluster);
-        return 0;
+/* The most minus the fewest records of partitions [from, to). */
+static int spread(const int *total, int from, int to) {
+        int min = total[from], max = total[from], p;
+        for (p = from + 1; p < to; p++) {
+                min = total[p] < min ? total[p] : min;
+                max = total[p] > max ? total[p] : max;
+        }
+        return max - min;
 }
 
 /* A producer whose handle for TOPIC is registered with the plugin. */
@@ -132,7 +136,7 @@ static void test_roundrobin_exact_and_balanced(void **state) {
         rd_kafka_topic_t *rkt;
         rd_kafka_t *rk = producer(&drs, "roundrobin", &rkt);
         worker_t w[THREADS];
-        int total[12] = {0}, t, p, gold = 0, plat = 0, min, max;
+        int total[12] = {0}, t, p, gold = 0, plat = 0;
         bp_bucket_stats_t bs;
 
         (void)state;
@@ -155,19 +159,9 @@ static void test_roundrobin_exact_and_balanced(void **state) {
         /* Round robin across all threads: within one per bucket. The
          * warm-up record took Gold's first slot, so count it in. */
         total[8]++;
-        for (min = max = total[0], p = 1; p < 8; p++) {
-                min = total[p] < min ? total[p] : min;
-                max = total[p] > max ? total[p] : max;
-        }
-        assert_true(max - min <= 1);
-        for (min = max = total[8], p = 9; p < 12; p++) {
-                min = total[p] < min ? total[p] : min;
-                max = total[p] > max ? total[p] : max;
-        }
-        assert_true(max - min <= 1);
-        rd_kafka_topic_destroy(rkt);
-        rd_kafka_destroy(rk);
-        bp_test_drs_free(&drs);
+        assert_true(spread(total, 0, 8) <= 1);
+        assert_true(spread(total, 8, 12) <= 1);
+        bp_test_producer_close(rk, rkt, &drs);
 }
 
 /* within=hash: every record on the partition librdkafka's murmur2 gives
@@ -189,9 +183,7 @@ static void test_hash_keeps_keys_together(void **state) {
         /* Keys spread over every partition of their bucket. */
         for (p = 0; p < 12; p++)
                 assert_true(total[p] > 0);
-        rd_kafka_topic_destroy(rkt);
-        rd_kafka_destroy(rk);
-        bp_test_drs_free(&drs);
+        bp_test_producer_close(rk, rkt, &drs);
 }
 
 /* Threads see 12 and 24 partitions interleaved: the layout cache flips
@@ -207,9 +199,7 @@ static void test_concurrent_growth(void **state) {
         run(rkt, w, 1, 0);
         for (t = 0; t < THREADS; t++)
                 assert_int_equal(w[t].wrong, 0);
-        rd_kafka_topic_destroy(rkt);
-        rd_kafka_destroy(rk);
-        bp_test_drs_free(&drs);
+        bp_test_producer_close(rk, rkt, &drs);
 }
 
 int main(void) {
@@ -218,5 +208,5 @@ int main(void) {
             cmocka_unit_test(test_hash_keeps_keys_together),
             cmocka_unit_test(test_concurrent_growth),
         };
-        return cmocka_run_group_tests(tests, setup, teardown);
+        return cmocka_run_group_tests(tests, setup, bp_test_cluster_teardown);
 }

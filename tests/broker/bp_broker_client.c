@@ -59,13 +59,6 @@
 #define MAX_BUCKETS 16
 #define BATCH_MAX   2000
 
-static volatile sig_atomic_t stop_requested;
-
-static void on_signal(int sig) {
-        (void)sig;
-        stop_requested = 1;
-}
-
 /* --- options ------------------------------------------------------------- */
 
 typedef struct opts {
@@ -247,14 +240,12 @@ static int cmd_produce(const opts_t *o) {
         if (!o->out)
                 bcu_die("--out is required");
         st.out = bcu_open_out(o->out, "");
-        rd_kafka_conf_set_dr_msg_cb(conf, on_delivery);
-        rd_kafka_conf_set_opaque(conf, &st);
-        if (!(rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr,
-                                sizeof(errstr))))
+        if (!(rk = tk_producer(conf, on_delivery, &st, errstr,
+                               sizeof(errstr))))
                 bcu_die("rd_kafka_new: %s", errstr);
-        bcu_on_signals(on_signal, 0);
+        bcu_catch_signals(0);
 
-        for (id = o->start; !stop_requested && (!o->count ||
+        for (id = o->start; !bcu_stop && (!o->count ||
                                                 id < o->start + o->count);
              id++) {
                 const char *kb =
@@ -270,7 +261,7 @@ static int cmd_produce(const opts_t *o) {
                                                      (double)o->rate);
                         int64_t wait;
                         while ((wait = (due - tk_now_ns()) / 1000000) > 0 &&
-                               !stop_requested) {
+                               !bcu_stop) {
                                 rd_kafka_poll(rk, 0);
                                 tk_sleep_us(1000L * (wait > 5 ? 5 : (int)wait));
                         }
@@ -389,10 +380,10 @@ static int cmd_consume(const opts_t *o) {
         bcu_conf_set(conf, "session.timeout.ms", session);
         bcu_conf_set(conf, "heartbeat.interval.ms", heartbeat);
         rk = bcu_subscribe(conf, o->topic);
-        bcu_on_signals(on_signal, 0);
+        bcu_catch_signals(0);
         last[0] = '\0';
 
-        while (!stop_requested) {
+        while (!bcu_stop) {
                 rd_kafka_message_t *m =
                     rd_kafka_consumer_poll(rk, n ? 0 : 100);
                 if (m && m->err) {

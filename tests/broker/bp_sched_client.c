@@ -72,15 +72,6 @@
 #define MAX_PARTS 256
 #define MAX_EXTRA 32
 
-static volatile sig_atomic_t stop_requested, judge_off;
-
-static void on_signal(int sig) {
-        if (sig == SIGUSR1)
-                judge_off = 1;
-        else
-                stop_requested = 1;
-}
-
 /* --- options ------------------------------------------------------------- */
 
 typedef enum { JUDGE_STRICT, JUDGE_WEIGHTED } judge_kind_t;
@@ -409,7 +400,7 @@ static void on_record(judge_t *j, const rd_kafka_message_t *m) {
         if (tk_key_is_bucket(m->key, m->key_len, "critical") != critical)
                 j->misplaced++;
         j->delivered[critical ? 0 : 1]++;
-        if (judge_off) {
+        if (bcu_usr1) {
                 episode_end(j);
                 return;
         }
@@ -436,7 +427,7 @@ static void print_stats(judge_t *j) {
         fprintf(stderr, "%" PRId64 " delivered critical %ld bulk %ld, "
                         "episodes %ld worst %ld, windows %d%s",
                 tk_wall_ms(), j->delivered[0], j->delivered[1], j->episodes,
-                j->worst, j->windows, judge_off ? " (judging ended)" : "");
+                j->worst, j->windows, bcu_usr1 ? " (judging ended)" : "");
         for (b = 0; bp_consumer_bucket_stats(j->rk, b, &st) == 0; b++)
                 fprintf(stderr, " | %s lag %" PRId64 " (+%d unknown) parts %d "
                                 "paused %d pauses %" PRIu64,
@@ -508,9 +499,9 @@ int main(int argc, char **argv) {
         j.af  = bcu_open_out(o.out, ".assign");
         j.jf  = bcu_open_out(o.out, ".judge");
         j.rk  = bcu_subscribe(make_conf(&o), o.topic);
-        bcu_on_signals(on_signal, 1);
+        bcu_catch_signals(1);
 
-        while (!stop_requested) {
+        while (!bcu_stop) {
                 rd_kafka_message_t *m = rd_kafka_consumer_poll(j.rk, 100);
                 int64_t now           = tk_now_ms();
                 int record            = m && !m->err;

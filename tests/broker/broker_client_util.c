@@ -74,10 +74,19 @@ FILE *bcu_open_out(const char *path, const char *suffix) {
         return f;
 }
 
-void bcu_on_signals(void (*handler)(int), int usr1) {
+volatile sig_atomic_t bcu_stop, bcu_usr1;
+
+static void on_signal(int sig) {
+        if (sig == SIGUSR1)
+                bcu_usr1 = 1;
+        else
+                bcu_stop = 1;
+}
+
+void bcu_catch_signals(int usr1) {
         struct sigaction sa;
         memset(&sa, 0, sizeof(sa));
-        sa.sa_handler = handler;
+        sa.sa_handler = on_signal;
         sigemptyset(&sa.sa_mask);
         sigaction(SIGTERM, &sa, NULL);
         sigaction(SIGINT, &sa, NULL);

@@ -42,9 +42,12 @@ void bcu_on_error(rd_kafka_t *rk, int err, const char *reason, void *opaque);
  *  naming it. */
 FILE *bcu_open_out(const char *path, const char *suffix);
 
-/** Calls \p handler on SIGTERM and SIGINT, and on SIGUSR1 too with
- *  \p usr1. */
-void bcu_on_signals(void (*handler)(int), int usr1);
+/** Set to 1 by SIGTERM or SIGINT (stop), and by SIGUSR1, once
+ *  bcu_catch_signals() was called. */
+extern volatile sig_atomic_t bcu_stop, bcu_usr1;
+
+/** Catches SIGTERM and SIGINT, and SIGUSR1 too with \p usr1. */
+void bcu_catch_signals(int usr1);
 
 /** A consumer from \p conf subscribed to \p topic, or dies. */
 rd_kafka_t *bcu_subscribe(rd_kafka_conf_t *conf, const char *topic);
