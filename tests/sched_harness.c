@@ -47,8 +47,8 @@ static void on_dr(rd_kafka_t *rk, const rd_kafka_message_t *m,
 /* A producer of the bucket topic; \p batch caps records per batch. */
 void producer_start(producer_t *p, const char *batch) {
         rd_kafka_conf_t *conf =
-            bp_test_conf(harness.cluster.bootstraps, BUCKET_CONF, "linger.ms", "2",
-                         "batch.num.messages", batch, NULL);
+            bp_test_conf(harness.cluster.bootstraps, BUCKET_CONF, "linger.ms",
+                         "2", "batch.num.messages", batch, NULL);
         char errstr[512];
 
         memset(p, 0, sizeof(*p));
@@ -78,7 +78,7 @@ void producer_stop(producer_t *p) {
 
 /* Writes ids [from, to) to \p bucket in batches of at most \p batch. */
 void produce_range(const char *bucket, int from, int to,
-                          const char *batch) {
+                   const char *batch) {
         producer_t p;
         int i;
         producer_start(&p, batch);
@@ -103,8 +103,9 @@ static void *stream_run(void *arg) {
 }
 
 /* What a failed assertion leaves running (cmocka leaves the test function
- * at once): harness_cleanup() stops and closes it, so that the next test and the
- * process end cleanly (a consumer left open kept valgrind from exiting). */
+ * at once): harness_cleanup() stops and closes it, so that the next test
+ * and the process end cleanly (a consumer left open kept valgrind from
+ * exiting). */
 static stream_t *stream_running;
 static rd_kafka_t *left_open[4];
 
@@ -147,7 +148,7 @@ static int is_critical(int32_t p) {
 /* A consumer of the list "critical, bulk" with \p schedule, or with
  * \p schedule NULL a plain consumer of the whole topic (the control). */
 void probe_start(probe_t *pr, const char *group, const char *schedule,
-                        const char *threshold) {
+                 const char *threshold) {
         rd_kafka_topic_partition_list_t *sub;
         rd_kafka_conf_t *conf;
         char errstr[512];
@@ -155,7 +156,8 @@ void probe_start(probe_t *pr, const char *group, const char *schedule,
         memset(pr, 0, sizeof(*pr));
         pr->min_share = 100;
         if (schedule) {
-                conf = bp_test_conf(harness.cluster.bootstraps, "bucket.priority.bucket",
+                conf = bp_test_conf(harness.cluster.bootstraps,
+                                    "bucket.priority.bucket",
                                     "critical, bulk", BUCKET_CONF,
                                     "bucket.priority.schedule", schedule,
                                     "bucket.priority.lag.threshold",
@@ -164,12 +166,14 @@ void probe_start(probe_t *pr, const char *group, const char *schedule,
                 if (harness.queue_min)
                         assert_int_equal(
                             bp_test_set(conf, "queued.min.messages",
-                                        harness.queue_min, errstr, sizeof(errstr)),
+                                        harness.queue_min, errstr,
+                                        sizeof(errstr)),
                             RD_KAFKA_CONF_OK);
         } else {
                 conf = rd_kafka_conf_new();
                 rd_kafka_conf_set(conf, "bootstrap.servers",
-                                  harness.cluster.bootstraps, errstr, sizeof(errstr));
+                                  harness.cluster.bootstraps, errstr,
+                                  sizeof(errstr));
                 rd_kafka_conf_set(conf, "group.id", group, errstr,
                                   sizeof(errstr));
                 rd_kafka_conf_set(conf, "auto.offset.reset", "earliest",
@@ -260,8 +264,8 @@ void probe_refresh(probe_t *pr) {
                 /* Held again after a rebalance the test did not see
                  * (no record came meanwhile): its start moved. Asked
                  * again at most every 200 ms while it has no position. */
-                if (!pr->held[p] ||
-                    (a->elems[i].offset < 0 && tk_now_ms() >= pr->next_reread_ms))
+                if (!pr->held[p] || (a->elems[i].offset < 0 &&
+                                     tk_now_ms() >= pr->next_reread_ms))
                         rd_kafka_topic_partition_list_add(fresh, TOPIC, p);
         }
         if (fresh->cnt > 0)
@@ -330,7 +334,7 @@ static long record_id(const rd_kafka_message_t *m, int *critical) {
 /* Polls \p pr once; judges a delivered record as \p judge says and spends
  * \p work_us on it (the application's work). Returns 1 if a record came. */
 int probe_poll(probe_t *pr, judge_t judge, int64_t threshold,
-                      long work_us) {
+               long work_us) {
         rd_kafka_message_t *m;
         int critical = 0;
         long id;
@@ -429,7 +433,8 @@ int probe_poll(probe_t *pr, judge_t judge, int64_t threshold,
 void drain(probe_t *pr, int cnt, int timeout_ms) {
         long deadline = tk_now_ms() + timeout_ms, missing, next = 0;
         int k;
-        while ((missing = tk_ledger_missing(&harness.ledger, 0, MAX_ID)) > 0 && tk_now_ms() < deadline) {
+        while ((missing = tk_ledger_missing(&harness.ledger, 0, MAX_ID)) > 0 &&
+               tk_now_ms() < deadline) {
                 next = tk_now_ms() + 100;
                 while (tk_now_ms() < next)
                         for (k = 0; k < cnt; k++)
@@ -480,7 +485,7 @@ int harness_teardown(void **state) {
         return 0;
 }
 
-/* --- the scenario ---------------------------------------------------------- */
+/* --- the scenario --------------------------------------------------------- */
 
 static long delivered(const scenario_t *sc, int bucket) {
         return sc->pr[0].delivered[bucket] + sc->pr[1].delivered[bucket];
@@ -539,8 +544,8 @@ static void run_until_critical_read(scenario_t *sc) {
 }
 
 void scenario_run(scenario_t *sc, const char *group,
-                         const char *schedule, int rebalance, long phase_ms,
-                         long phase_records, int phase_bucket) {
+                  const char *schedule, int rebalance, long phase_ms,
+                  long phase_records, int phase_bucket) {
         probe_start(&sc->pr[0], group, schedule, "0");
         sc->pr[1].closed = 1;
         sc->open         = 1;

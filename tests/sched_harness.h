@@ -155,7 +155,7 @@ void drain(probe_t *pr, int cnt, int timeout_ms);
  * both buckets' lag is 0 (drained). */
 void check_stats(probe_t *pr);
 
-/* --- the scenario ---------------------------------------------------------- */
+/* --- the scenario --------------------------------------------------------- */
 
 /* A consumer (two while a second one is in the group) judged at every
  * record: the scenario every run goes through. */

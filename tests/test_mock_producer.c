@@ -67,6 +67,31 @@ static int in_range(int32_t p, int32_t lo, int32_t hi) {
         return p >= lo && p <= hi;
 }
 
+/* Delivery reports from \p from on that failed as unroutable. */
+static int unroutable_reports(const bp_test_drs_t *drs, size_t from) {
+        int n = 0;
+        for (; from < drs->cnt; from++)
+                n += drs->v[from].err == RD_KAFKA_RESP_ERR__UNKNOWN_PARTITION;
+        return n;
+}
+
+/* Every one of the first \p n reports delivered, on a partition of its
+ * key's bucket in the 70/30 example on 12 partitions: Platinum 0-7, Gold
+ * and no key (the fallback, the last bucket) 8-11. */
+static void expect_routed_by_key(const bp_test_drs_t *drs, size_t n) {
+        size_t i;
+        for (i = 0; i < n; i++) {
+                const bp_test_dr_t *d = &drs->v[i];
+                int platinum = d->has_key && !strncmp(d->key, "Platinum-", 9);
+                if (d->err || !(platinum ? in_range(d->partition, 0, 7)
+                                         : in_range(d->partition, 8, 11)))
+                        fail_msg("record %zu (key \"%s\"): partition %d, "
+                                 "error %s",
+                                 i, d->key, (int)d->partition,
+                                 rd_kafka_err2name(d->err));
+        }
+}
+
 /* A producer that sets nothing but properties routes every record of the
  * bucket topic into its key's bucket, round robin within the bucket. */
 static void test_properties_only_routing(void **state) {
@@ -86,15 +111,9 @@ static void test_properties_only_routing(void **state) {
                 assert_int_equal(produce_str(rk, TOPIC, key), 0);
         }
         bp_test_wait_drs(rk, &drs, 2000, 30000);
-        for (i = 0; i < 2000; i++) {
-                bp_test_dr_t *d = &drs.v[i];
-                assert_int_equal(d->err, 0);
-                if (!strncmp(d->key, "Gold-", 5))
-                        assert_true(in_range(d->partition, 8, 11));
-                else
-                        assert_true(in_range(d->partition, 0, 7));
-                per_partition[d->partition]++;
-        }
+        expect_routed_by_key(&drs, 2000);
+        for (i = 0; i < 2000; i++)
+                per_partition[drs.v[i].partition]++;
         /* 1000 Platinum over 8 partitions, 1000 Gold over 4: balanced. */
         for (i = 0; i < 8; i++)
                 assert_int_equal(per_partition[i], 125);
@@ -226,10 +245,7 @@ static void test_fallback_variants(void **state) {
         }
         rd_kafka_flush(rk, 5000);
         rd_kafka_poll(rk, 0);
-        for (i = 1; i < (int)drs.cnt; i++)
-                if (drs.v[i].err == RD_KAFKA_RESP_ERR__UNKNOWN_PARTITION)
-                        failed++;
-        assert_int_equal(failed, 20);
+        assert_int_equal(failed + unroutable_reports(&drs, 1), 20);
         assert_int_equal(bp_stats(rk, &st), 0);
         assert_int_equal(st.discarded, 20);
         bp_test_producer_close(rk, NULL, &drs);
@@ -306,10 +322,7 @@ static void test_fewer_partitions_than_buckets(void **state) {
                 if (produce_str(rk, "tiny", "Gold-1"))
                         failed++;
         rd_kafka_flush(rk, 10000);
-        for (i = 0; i < (int)drs.cnt; i++)
-                if (drs.v[i].err == RD_KAFKA_RESP_ERR__UNKNOWN_PARTITION)
-                        failed++;
-        assert_int_equal(failed, 10);
+        assert_int_equal(failed + unroutable_reports(&drs, 0), 10);
         assert_int_equal(bp_stats(rk, &st), 0);
         assert_int_equal(st.unroutable, 10);
         bp_test_producer_close(rk, NULL, &drs);
@@ -371,10 +384,7 @@ static void test_own_topic_conf(void **state) {
                                                   i % 2 ? 6 : 10, NULL),
                                  0);
         bp_test_wait_drs(rk, &drs, 100, 30000);
-        for (i = 0; i < 100; i++)
-                assert_true(drs.v[i].keylen == 6
-                                ? in_range(drs.v[i].partition, 8, 11)
-                                : in_range(drs.v[i].partition, 0, 7));
+        expect_routed_by_key(&drs, 100);
         bp_test_producer_close(rk, rkt, &drs);
 }
 
@@ -409,12 +419,7 @@ static void test_foreign_topic_conf_routed(void **state) {
                                      i % 3 == 2 ? 0 : i % 3 ? 6 : 10, NULL),
                     0);
         bp_test_wait_drs(rk, &drs, 150, 30000);
-        for (i = 0; i < 150; i++) {
-                assert_int_equal(drs.v[i].err, 0);
-                assert_true(drs.v[i].keylen == 10
-                                ? in_range(drs.v[i].partition, 0, 7)
-                                : in_range(drs.v[i].partition, 8, 11));
-        }
+        expect_routed_by_key(&drs, 150);
         bp_test_producer_close(rk, rkt, &drs);
 }
 
@@ -440,12 +445,7 @@ static void test_replaced_default_topic_conf_routed(void **state) {
                     0);
         }
         bp_test_wait_drs(rk, &drs, 100, 30000);
-        for (i = 0; i < 100; i++) {
-                assert_int_equal(drs.v[i].err, 0);
-                assert_true(drs.v[i].keylen == 6
-                                ? in_range(drs.v[i].partition, 8, 11)
-                                : in_range(drs.v[i].partition, 0, 7));
-        }
+        expect_routed_by_key(&drs, 100);
         bp_test_producer_close(rk, NULL, &drs);
 }
 

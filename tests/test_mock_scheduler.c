@@ -368,8 +368,10 @@ static void test_weighted_rebalance(void **state) {
 
 int main(void) {
         const struct CMUnitTest tests[] = {
-            cmocka_unit_test_teardown(test_schedule_properties, harness_cleanup),
-            cmocka_unit_test_teardown(test_control_plain_consumer, harness_cleanup),
+            cmocka_unit_test_teardown(test_schedule_properties,
+                                      harness_cleanup),
+            cmocka_unit_test_teardown(test_control_plain_consumer,
+                                      harness_cleanup),
             cmocka_unit_test_teardown(test_strict, harness_cleanup),
             cmocka_unit_test_teardown(test_strict_rebalance, harness_cleanup),
             cmocka_unit_test_teardown(test_strict_full_queue, harness_cleanup),

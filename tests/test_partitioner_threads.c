@@ -114,8 +114,12 @@ static void *hammer(void *arg) {
         return NULL;
 }
 
-static void run(rd_kafka_topic_t *rkt, worker_t *w, int grow, int hash) {
-        int t;
+/* Runs the threads on \p rkt (\p grow, \p hash: see worker_t); no record
+ * may leave its bucket. Adds the records per partition (at 12 partitions)
+ * into \p total. */
+static void run(rd_kafka_topic_t *rkt, int grow, int hash, int *total) {
+        worker_t w[THREADS];
+        int t, p;
         for (t = 0; t < THREADS; t++) {
                 memset(&w[t], 0, sizeof(w[t]));
                 memset(w[t].hash_seen, 0xff, sizeof(w[t].hash_seen));
@@ -129,23 +133,22 @@ static void run(rd_kafka_topic_t *rkt, worker_t *w, int grow, int hash) {
         }
         for (t = 0; t < THREADS; t++)
                 pthread_join(w[t].tid, NULL);
+        for (t = 0; t < THREADS; t++) {
+                assert_int_equal(w[t].wrong, 0);
+                for (p = 0; p < 12; p++)
+                        total[p] += w[t].counts[p];
+        }
 }
 
 static void test_roundrobin_exact_and_balanced(void **state) {
         bp_test_drs_t drs = {0};
         rd_kafka_topic_t *rkt;
         rd_kafka_t *rk = producer(&drs, "roundrobin", &rkt);
-        worker_t w[THREADS];
-        int total[12] = {0}, t, p, gold = 0, plat = 0;
+        int total[12] = {0}, p, gold = 0, plat = 0;
         bp_bucket_stats_t bs;
 
         (void)state;
-        run(rkt, w, 0, 0);
-        for (t = 0; t < THREADS; t++) {
-                assert_int_equal(w[t].wrong, 0);
-                for (p = 0; p < 12; p++)
-                        total[p] += w[t].counts[p];
-        }
+        run(rkt, 0, 0, total);
         for (p = 0; p < 12; p++)
                 *(p < 8 ? &plat : &gold) += total[p];
         assert_int_equal(plat + gold, THREADS * PER_THREAD);
@@ -170,16 +173,10 @@ static void test_hash_keeps_keys_together(void **state) {
         bp_test_drs_t drs = {0};
         rd_kafka_topic_t *rkt;
         rd_kafka_t *rk = producer(&drs, "hash", &rkt);
-        worker_t w[THREADS];
-        int total[12] = {0}, t, p;
+        int total[12] = {0}, p;
 
         (void)state;
-        run(rkt, w, 0, 1);
-        for (t = 0; t < THREADS; t++) {
-                assert_int_equal(w[t].wrong, 0);
-                for (p = 0; p < 12; p++)
-                        total[p] += w[t].counts[p];
-        }
+        run(rkt, 0, 1, total);
         /* Keys spread over every partition of their bucket. */
         for (p = 0; p < 12; p++)
                 assert_true(total[p] > 0);
@@ -192,13 +189,10 @@ static void test_concurrent_growth(void **state) {
         bp_test_drs_t drs = {0};
         rd_kafka_topic_t *rkt;
         rd_kafka_t *rk = producer(&drs, "roundrobin", &rkt);
-        worker_t w[THREADS];
-        int t;
+        int total[12] = {0};
 
         (void)state;
-        run(rkt, w, 1, 0);
-        for (t = 0; t < THREADS; t++)
-                assert_int_equal(w[t].wrong, 0);
+        run(rkt, 1, 0, total);
         bp_test_producer_close(rk, rkt, &drs);
 }
 
