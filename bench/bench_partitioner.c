@@ -178,7 +178,7 @@ static int run_one(const bench_mode_t *m, uint64_t n) {
         print_tally(m->name, n, &t);
         rd_kafka_topic_destroy(rkt);
         rd_kafka_destroy(rk);
-        bench_cluster_stop(&bc);
+        tk_mock_stop(&bc);
         free(buf);
         if (wrong) {
                 fprintf(stderr, "%s: %llu results outside the key's bucket\n",
@@ -216,7 +216,7 @@ static int run_produce(int plugin, uint64_t n) {
         if (drs.failed || drs.wrong_bucket || drs.ok != n + 1)
                 rc = 1;
         rd_kafka_destroy(rk);
-        bench_cluster_stop(&bc);
+        tk_mock_stop(&bc);
         free(buf);
         return rc;
 }
@@ -242,13 +242,13 @@ static int run_time(int rounds, uint64_t n) {
                 for (i = 0; i < MODE_CNT; i++) {
                         /* Rotate the order so no mode always runs first. */
                         int m = (i + r) % MODE_CNT;
-                        uint64_t t0;
+                        int64_t t0;
                         memset(&t, 0, sizeof(t));
                         measured = modes[m].fn;
-                        t0       = bench_now_ns();
+                        t0       = tk_now_ns();
                         bench_partition_loop(m == 1 ? rkt_hash : rkt_rr, keys,
                                              n, &t);
-                        ns[m][r] = (double)(bench_now_ns() - t0) / (double)n;
+                        ns[m][r] = (double)(tk_now_ns() - t0) / (double)n;
                         if (check_tally(&t, modes[m].bucket_mode))
                                 rc = 1;
                 }
@@ -269,7 +269,7 @@ static int run_time(int rounds, uint64_t n) {
         rd_kafka_topic_destroy(rkt_hash);
         rd_kafka_destroy(rk_rr);
         rd_kafka_destroy(rk_hash);
-        bench_cluster_stop(&bc);
+        tk_mock_stop(&bc);
         free(buf);
         return rc;
 }

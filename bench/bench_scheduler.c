@@ -56,12 +56,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <librdkafka/rdkafka.h>
 #include <librdkafka/rdkafka_mock.h>
 
 #include "bp_cli_number.h"
+#include "testkit.h"
 
 #ifndef BENCH_PLUGIN_PATH
 #define BENCH_PLUGIN_PATH "libbucketpriority"
@@ -82,28 +82,22 @@ static struct {
         int prop_cnt;
 } opt = {3, 100, 5, 50, 0, 10, 200000, NULL, "1", NULL, {NULL}, 0};
 
-static char bootstraps[256];
+static tk_mock_t cluster;
 
 static void die(const char *what, const char *why) {
         fprintf(stderr, "bench: %s: %s\n", what, why);
         exit(2);
 }
 
+/* The test kit's monotonic clock, unsigned as the figures here are. */
 static uint64_t now_ns(void) {
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static void sleep_us(long us) {
-        struct timespec ts = {us / 1000000, (us % 1000000) * 1000};
-        nanosleep(&ts, NULL);
+        return (uint64_t)tk_now_ns();
 }
 
 static void work(void) {
         uint64_t until;
         if (!opt.busy) {
-                sleep_us(opt.work_us);
+                tk_sleep_us(opt.work_us);
                 return;
         }
         until = now_ns() + (uint64_t)opt.work_us * 1000u;
@@ -121,7 +115,7 @@ static void set(rd_kafka_conf_t *conf, const char *name, const char *value) {
 /* A configuration for the cluster; with \p plugin, the bucket topic. */
 static rd_kafka_conf_t *conf_for(const char *topic, int plugin) {
         rd_kafka_conf_t *conf = rd_kafka_conf_new();
-        set(conf, "bootstrap.servers", bootstraps);
+        set(conf, "bootstrap.servers", cluster.bootstraps);
         set(conf, "log_level", "3");
         if (plugin) {
                 set(conf, "plugin.library.paths", opt.plugin);
@@ -365,13 +359,13 @@ static void run_setup(rd_kafka_mock_cluster_t *mc, int setup, int round,
         }
         deadline = now_ns() + 60000000000ull;
         do {
-                sleep_us(50000);
+                tk_sleep_us(50000);
                 for (ready = 1, k = 0; k < n; k++)
                         ready &= cons[k].assigned;
         } while (!ready && now_ns() < deadline);
         if (!ready)
                 die(setup_names[setup], "consumers not assigned in 60 s");
-        sleep_us(1000000); /* bulk records flow */
+        tk_sleep_us(1000000); /* bulk records flow */
 
         prod = producer(topic);
         memset(value, 'c', sizeof(value));
@@ -389,7 +383,7 @@ static void run_setup(rd_kafka_mock_cluster_t *mc, int setup, int round,
                         uint64_t ms = (due - now) / 1000000u;
                         rd_kafka_poll(prod, ms > 5 ? 5 : (int)ms);
                         if (ms == 0)
-                                sleep_us((long)((due - now) / 1000));
+                                tk_sleep_us((long)((due - now) / 1000));
                         continue;
                 }
                 now = now_ns();
@@ -414,7 +408,7 @@ static void run_setup(rd_kafka_mock_cluster_t *mc, int setup, int round,
                 pthread_mutex_unlock(&lock);
                 if (got >= total)
                         break;
-                sleep_us(20000);
+                tk_sleep_us(20000);
         }
         for (k = 0; k < n; k++)
                 cons[k].stop = 1;
@@ -543,29 +537,18 @@ int main(int argc, char **argv) {
         static result_t res[MAX_ROUNDS][SETUP__CNT];
         double p99s[SETUP__CNT][MAX_ROUNDS], p50s[SETUP__CNT][MAX_ROUNDS],
             rates[SETUP__CNT][MAX_ROUNDS], med99[SETUP__CNT];
-        rd_kafka_conf_t *conf;
-        rd_kafka_mock_cluster_t *mc;
-        rd_kafka_t *owner;
         char errstr[512];
         int i, r, s;
 
-        opt.plugin = getenv("BP_PLUGIN_PATH") ? getenv("BP_PLUGIN_PATH")
-                                              : BENCH_PLUGIN_PATH;
+        opt.plugin = tk_plugin_path(BENCH_PLUGIN_PATH);
         parse_options(argc, argv);
         if (opt.rounds < 1 || opt.rounds > MAX_ROUNDS || opt.bulk < 1 ||
             opt.rate < 1 || opt.seconds < 1 || opt.work_us < 0 ||
             opt.fetch_wait_ms < 1)
                 usage();
 
-        conf = rd_kafka_conf_new();
-        set(conf, "log_level", "3");
-        if (!(owner = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr,
-                                   sizeof(errstr))))
-                die("mock owner", errstr);
-        if (!(mc = rd_kafka_mock_cluster_new(owner, 1)))
-                die("mock cluster", "cannot start");
-        snprintf(bootstraps, sizeof(bootstraps), "%s",
-                 rd_kafka_mock_cluster_bootstraps(mc));
+        if (tk_mock_start(&cluster, NULL, 1, errstr, sizeof(errstr)))
+                die("mock cluster", errstr);
 
         printf("bp-bench-scheduler: librdkafka %s mock cluster, %d rounds; "
                "bulk backlog %ld, critical %d/s for %d s, work %d us (%s) "
@@ -585,7 +568,7 @@ int main(int argc, char **argv) {
                                 p50s[s][r] = p99s[s][r] = rates[s][r] = 1;
                                 continue;
                         }
-                        run_setup(mc, s, r, x);
+                        run_setup(cluster.mcluster, s, r, x);
                         p50s[s][r]  = pct(x, 0.50);
                         p99s[s][r]  = pct(x, 0.99);
                         rates[s][r] = (double)x->bulk_in_window / x->window_s;
@@ -618,7 +601,6 @@ int main(int argc, char **argv) {
                        med99[SETUP_PLAIN] / med99[SETUP_DEDICATED]);
         }
 
-        rd_kafka_mock_cluster_destroy(mc);
-        rd_kafka_destroy(owner);
+        tk_mock_stop(&cluster);
         return 0;
 }

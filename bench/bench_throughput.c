@@ -48,7 +48,7 @@ static result_t run_producer(const bench_cluster_t *bc, int plugin,
 
         bench_warm_up(rk, &drs);
         c0 = bench_cpu_ns();
-        t0 = bench_now_ns();
+        t0 = (uint64_t)tk_now_ns();
         for (i = 0; i < records; i++) {
                 const bench_key_t *k = &keys[i & (BENCH_KEY_CNT - 1)];
                 while ((err = rd_kafka_producev(
@@ -65,7 +65,7 @@ static result_t run_producer(const bench_cluster_t *bc, int plugin,
         }
         if (rd_kafka_flush(rk, 120000))
                 bench_die("flush timed out");
-        t1 = bench_now_ns();
+        t1 = (uint64_t)tk_now_ns();
         c1 = bench_cpu_ns();
 
         res.rate   = (double)records * 1e9 / (double)(t1 - t0);
@@ -149,7 +149,7 @@ int main(int argc, char **argv) {
         printf("(%d rounds x %llu records per producer; ratios are medians "
                "of the per-round ratios; throughput target >= 0.97x)\n",
                rounds, (unsigned long long)records);
-        bench_cluster_stop(&bc);
+        tk_mock_stop(&bc);
         free(buf);
         if (wrong) {
                 fprintf(stderr, "bp-bench-throughput: %llu records failed or "

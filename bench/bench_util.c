@@ -1,6 +1,7 @@
 /*
- * bench_util.c - mock cluster, producers, key set and clock shared by the
- * producer benchmarks.
+ * bench_util.c - the benchmark topic on the test kit's mock cluster,
+ * producers, key set, CPU time and medians shared by the producer
+ * benchmarks.
  */
 #include "bench_util.h"
 
@@ -9,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <time.h>
 
 #ifndef BENCH_PLUGIN_PATH
 #define BENCH_PLUGIN_PATH "libbucketpriority.so"
@@ -26,34 +26,11 @@ void bench_die(const char *fmt, ...) {
 }
 
 void bench_cluster_start(bench_cluster_t *bc) {
-        char errstr[512];
-        rd_kafka_conf_t *conf = rd_kafka_conf_new();
-
-        memset(bc, 0, sizeof(*bc));
-        rd_kafka_conf_set(conf, "log_level", "3", errstr, sizeof(errstr));
-        bc->owner = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr,
-                                 sizeof(errstr));
-        if (!bc->owner)
-                bench_die("mock cluster owner: %s", errstr);
-        bc->mcluster = rd_kafka_mock_cluster_new(bc->owner, 1);
-        if (!bc->mcluster)
-                bench_die("cannot start the mock cluster");
-        if (rd_kafka_mock_topic_create(bc->mcluster, BENCH_TOPIC,
-                                       BENCH_PARTITIONS, 1))
-                bench_die("cannot create topic %s", BENCH_TOPIC);
-        snprintf(bc->bootstraps, sizeof(bc->bootstraps), "%s",
-                 rd_kafka_mock_cluster_bootstraps(bc->mcluster));
-}
-
-void bench_cluster_stop(bench_cluster_t *bc) {
-        rd_kafka_mock_cluster_destroy(bc->mcluster);
-        rd_kafka_destroy(bc->owner);
-        memset(bc, 0, sizeof(*bc));
-}
-
-const char *bench_plugin_path(void) {
-        const char *p = getenv("BP_PLUGIN_PATH");
-        return p && *p ? p : BENCH_PLUGIN_PATH;
+        char err[512];
+        if (tk_mock_start(bc, NULL, 1, err, sizeof(err)) ||
+            tk_mock_topic(bc, BENCH_TOPIC, BENCH_PARTITIONS, err,
+                          sizeof(err)))
+                bench_die("%s", err);
 }
 
 static void set(rd_kafka_conf_t *conf, const char *name, const char *value) {
@@ -93,7 +70,8 @@ rd_kafka_t *bench_producer(const bench_cluster_t *bc, const char *within,
         set(conf, "bootstrap.servers", bc->bootstraps);
         set(conf, "log_level", "3");
         if (within) {
-                set(conf, "plugin.library.paths", bench_plugin_path());
+                set(conf, "plugin.library.paths",
+                    tk_plugin_path(BENCH_PLUGIN_PATH));
                 set(conf, "bucket.priority.topic", BENCH_TOPIC);
                 set(conf, "bucket.priority.buckets", "Platinum, Gold");
                 set(conf, "bucket.priority.allocation", "70%, 30%");
@@ -102,10 +80,7 @@ rd_kafka_t *bench_producer(const bench_cluster_t *bc, const char *within,
         }
         for (; extra && extra[0]; extra += 2)
                 set(conf, extra[0], extra[1]);
-        rd_kafka_conf_set_dr_msg_cb(conf, on_dr);
-        rd_kafka_conf_set_opaque(conf, drs);
-        rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof(errstr));
-        if (!rk)
+        if (!(rk = tk_producer(conf, on_dr, drs, errstr, sizeof(errstr))))
                 bench_die("rd_kafka_new: %s", errstr);
         return rk;
 }
@@ -147,12 +122,6 @@ char *bench_keys(bench_key_t *keys) {
                 keys[i].len = (size_t)n;
         }
         return buf;
-}
-
-uint64_t bench_now_ns(void) {
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 uint64_t bench_cpu_ns(void) {

@@ -1,6 +1,7 @@
 /*
- * bench_util.h - what both producer benchmarks share: an embedded mock
- * cluster, producers with and without the plugin, the key set, a clock.
+ * bench_util.h - what both producer benchmarks share: the test kit's mock
+ * cluster (testkit/testkit.h) with the benchmark topic, producers with and
+ * without the plugin, the key set, CPU time and medians.
  *
  * Benchmarks only: they abort on any setup error instead of reporting it.
  */
@@ -11,7 +12,8 @@
 #include <stdint.h>
 
 #include <librdkafka/rdkafka.h>
-#include <librdkafka/rdkafka_mock.h>
+
+#include "testkit.h"
 
 #define BENCH_TOPIC "orders"
 #define BENCH_PARTITIONS 12
@@ -24,12 +26,9 @@ typedef struct bench_key {
         int gold; /**< 1 for "Gold-...", 0 for "Platinum-...". */
 } bench_key_t;
 
-/** The embedded mock cluster with BENCH_TOPIC of BENCH_PARTITIONS. */
-typedef struct bench_cluster {
-        rd_kafka_t *owner;
-        rd_kafka_mock_cluster_t *mcluster;
-        char bootstraps[256];
-} bench_cluster_t;
+/** The embedded mock cluster (with BENCH_TOPIC of BENCH_PARTITIONS once
+ *  started by bench_cluster_start()). */
+typedef tk_mock_t bench_cluster_t;
 
 /** Delivery report counters of one producer (its opaque). */
 typedef struct bench_drs {
@@ -46,10 +45,6 @@ void bench_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)))
 __attribute__((noreturn));
 
 void bench_cluster_start(bench_cluster_t *bc);
-void bench_cluster_stop(bench_cluster_t *bc);
-
-/** Path of the plugin: $BP_PLUGIN_PATH, else the one built with us. */
-const char *bench_plugin_path(void);
 
 /**
  * A producer to the cluster whose delivery reports count into \p drs.
@@ -75,9 +70,6 @@ void bench_warm_up(rd_kafka_t *rk, bench_drs_t *drs);
  * Returns the buffer holding the key bytes (free it).
  */
 char *bench_keys(bench_key_t *keys);
-
-/** Monotonic clock in nanoseconds. */
-uint64_t bench_now_ns(void);
 
 /** CPU time of the whole process (all threads, user + system), in ns. */
 uint64_t bench_cpu_ns(void);

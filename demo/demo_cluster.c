@@ -1,6 +1,7 @@
 /*
- * demo_cluster.c - the mock cluster and the Admin API calls (CreateTopics,
- * CreatePartitions, DeleteTopics) of bp-demo.
+ * demo_cluster.c - the mock cluster (the test kit's, testkit/) and the
+ * Admin API calls (CreateTopics, CreatePartitions, DeleteTopics) of
+ * bp-demo.
  */
 #include "demo_cluster.h"
 
@@ -25,25 +26,20 @@ int demo_cluster_start(demo_cluster_t *cl, const char *brokers, char *err,
                 rd_kafka_conf_destroy(conf);
                 return -1;
         }
+        if (!brokers) {
+                if (tk_mock_start(&cl->mock, conf, 1, err, err_size))
+                        return -1;
+                cl->rk = cl->mock.owner;
+                snprintf(cl->bootstraps, sizeof(cl->bootstraps), "%s",
+                         cl->mock.bootstraps);
+                return 0;
+        }
         cl->rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, err_size);
         if (!cl->rk) {
                 rd_kafka_conf_destroy(conf);
                 return -1;
         }
-        if (brokers) {
-                snprintf(cl->bootstraps, sizeof(cl->bootstraps), "%s",
-                         brokers);
-                return 0;
-        }
-        cl->mock = rd_kafka_mock_cluster_new(cl->rk, 1);
-        if (!cl->mock) {
-                snprintf(err, err_size, "cannot start the mock cluster");
-                rd_kafka_destroy(cl->rk);
-                cl->rk = NULL;
-                return -1;
-        }
-        snprintf(cl->bootstraps, sizeof(cl->bootstraps), "%s",
-                 rd_kafka_mock_cluster_bootstraps(cl->mock));
+        snprintf(cl->bootstraps, sizeof(cl->bootstraps), "%s", brokers);
         return 0;
 }
 
@@ -119,142 +115,141 @@ static int topic_results_ok(const rd_kafka_topic_result_t **res, size_t cnt,
         return 0;
 }
 
-static rd_kafka_AdminOptions_t *admin_options(demo_cluster_t *cl,
-                                              rd_kafka_admin_op_t op) {
-        rd_kafka_AdminOptions_t *o = rd_kafka_AdminOptions_new(cl->rk, op);
+/* A request's result queue, and its options in \p o (both freed by
+ * admin_finish()). */
+static rd_kafka_queue_t *admin_begin(demo_cluster_t *cl,
+                                     rd_kafka_admin_op_t op,
+                                     rd_kafka_AdminOptions_t **o) {
         char err[256];
-        rd_kafka_AdminOptions_set_operation_timeout(o, ADMIN_TIMEOUT_MS, err,
+        *o = rd_kafka_AdminOptions_new(cl->rk, op);
+        rd_kafka_AdminOptions_set_operation_timeout(*o, ADMIN_TIMEOUT_MS, err,
                                                     sizeof(err));
-        rd_kafka_AdminOptions_set_request_timeout(o, ADMIN_TIMEOUT_MS, err,
+        rd_kafka_AdminOptions_set_request_timeout(*o, ADMIN_TIMEOUT_MS, err,
                                                   sizeof(err));
-        return o;
+        return rd_kafka_queue_new(cl->rk);
+}
+
+/* The topic results of an admin result event. */
+static const rd_kafka_topic_result_t **topic_results(rd_kafka_event_t *ev,
+                                                     size_t *cnt) {
+        switch (rd_kafka_event_type(ev)) {
+        case RD_KAFKA_EVENT_CREATETOPICS_RESULT:
+                return rd_kafka_CreateTopics_result_topics(
+                    rd_kafka_event_CreateTopics_result(ev), cnt);
+        case RD_KAFKA_EVENT_CREATEPARTITIONS_RESULT:
+                return rd_kafka_CreatePartitions_result_topics(
+                    rd_kafka_event_CreatePartitions_result(ev), cnt);
+        default:
+                return rd_kafka_DeleteTopics_result_topics(
+                    rd_kafka_event_DeleteTopics_result(ev), cnt);
+        }
+}
+
+/* Waits for the request's result of type \p type and checks it, every
+ * topic's error but \p tolerated included; frees the queue and options of
+ * admin_begin(). @returns 0, or -1 with \p err filled. */
+static int admin_finish(rd_kafka_queue_t *q, rd_kafka_AdminOptions_t *o,
+                        rd_kafka_event_type_t type,
+                        rd_kafka_resp_err_t tolerated, char *err,
+                        size_t err_size) {
+        rd_kafka_event_t *ev = admin_wait(q, type, err, err_size);
+        const rd_kafka_topic_result_t **res;
+        size_t cnt = 0;
+        int rc     = -1;
+
+        if (ev && rd_kafka_event_error(ev)) {
+                snprintf(err, err_size, "%s", rd_kafka_event_error_string(ev));
+        } else if (ev) {
+                res = topic_results(ev, &cnt);
+                rc  = topic_results_ok(res, cnt, tolerated, err, err_size);
+        }
+        if (ev)
+                rd_kafka_event_destroy(ev);
+        rd_kafka_AdminOptions_destroy(o);
+        rd_kafka_queue_destroy(q);
+        return rc;
+}
+
+/* Creates \p topic with \p partitions partitions, or with \p grow grows it
+ * to that many (CreateTopics or CreatePartitions), then waits until the
+ * metadata shows them. */
+static int create_or_grow(demo_cluster_t *cl, const char *topic,
+                          int partitions, int grow, char *err,
+                          size_t err_size) {
+        rd_kafka_NewPartitions_t *np = NULL;
+        rd_kafka_NewTopic_t *nt      = NULL;
+        rd_kafka_AdminOptions_t *o;
+        rd_kafka_queue_t *q;
+        int rc;
+
+        if (grow)
+                np = rd_kafka_NewPartitions_new(topic, (size_t)partitions, err,
+                                                err_size);
+        else
+                nt = rd_kafka_NewTopic_new(topic, partitions, -1, err,
+                                           err_size);
+        if (!np && !nt)
+                return -1;
+        q = admin_begin(cl,
+                        grow ? RD_KAFKA_ADMIN_OP_CREATEPARTITIONS
+                             : RD_KAFKA_ADMIN_OP_CREATETOPICS,
+                        &o);
+        if (grow)
+                rd_kafka_CreatePartitions(cl->rk, &np, 1, o, q);
+        else
+                rd_kafka_CreateTopics(cl->rk, &nt, 1, o, q);
+        rc = admin_finish(q, o,
+                          grow ? RD_KAFKA_EVENT_CREATEPARTITIONS_RESULT
+                               : RD_KAFKA_EVENT_CREATETOPICS_RESULT,
+                          0, err, err_size);
+        if (np)
+                rd_kafka_NewPartitions_destroy(np);
+        if (nt)
+                rd_kafka_NewTopic_destroy(nt);
+        return rc ? rc : wait_partitions(cl, topic, partitions, err, err_size);
 }
 
 int demo_cluster_create_topic(demo_cluster_t *cl, const char *topic,
                               int partitions, char *err, size_t err_size) {
-        rd_kafka_queue_t *q;
-        rd_kafka_NewTopic_t *nt;
-        rd_kafka_AdminOptions_t *o;
-        rd_kafka_event_t *ev;
-        const rd_kafka_topic_result_t **res;
-        size_t cnt;
-        int rc = -1;
-
-        if (cl->mock) {
-                if (rd_kafka_mock_topic_create(cl->mock, topic, partitions,
-                                               1)) {
-                        snprintf(err, err_size, "mock topic creation failed");
-                        return -1;
-                }
-                return 0; /* synchronous on the mock cluster */
-        }
-        nt = rd_kafka_NewTopic_new(topic, partitions, -1, err, err_size);
-        if (!nt)
-                return -1;
-        q = rd_kafka_queue_new(cl->rk);
-        o = admin_options(cl, RD_KAFKA_ADMIN_OP_CREATETOPICS);
-        rd_kafka_CreateTopics(cl->rk, &nt, 1, o, q);
-        if ((ev = admin_wait(q, RD_KAFKA_EVENT_CREATETOPICS_RESULT, err,
-                             err_size))) {
-                if (rd_kafka_event_error(ev))
-                        snprintf(err, err_size, "%s",
-                                 rd_kafka_event_error_string(ev));
-                else {
-                        res = rd_kafka_CreateTopics_result_topics(
-                            rd_kafka_event_CreateTopics_result(ev), &cnt);
-                        rc = topic_results_ok(res, cnt, 0, err, err_size);
-                }
-                rd_kafka_event_destroy(ev);
-        }
-        rd_kafka_AdminOptions_destroy(o);
-        rd_kafka_NewTopic_destroy(nt);
-        rd_kafka_queue_destroy(q);
-        if (rc == 0)
-                rc = wait_partitions(cl, topic, partitions, err, err_size);
-        return rc;
+        if (cl->mock.mcluster) /* synchronous on the mock cluster */
+                return tk_mock_topic(&cl->mock, topic, partitions, err,
+                                     err_size);
+        return create_or_grow(cl, topic, partitions, 0, err, err_size);
 }
 
 int demo_cluster_add_partitions(demo_cluster_t *cl, const char *topic,
                                 int total, char *err, size_t err_size) {
-        rd_kafka_queue_t *q;
-        rd_kafka_NewPartitions_t *np;
-        rd_kafka_AdminOptions_t *o;
-        rd_kafka_event_t *ev;
-        const rd_kafka_topic_result_t **res;
-        size_t cnt;
-        int rc = -1;
-
-        if (cl->mock) {
+        if (cl->mock.mcluster) {
                 snprintf(err, err_size,
                          "the mock cluster cannot add partitions");
                 return -1;
         }
-        np = rd_kafka_NewPartitions_new(topic, (size_t)total, err, err_size);
-        if (!np)
-                return -1;
-        q = rd_kafka_queue_new(cl->rk);
-        o = admin_options(cl, RD_KAFKA_ADMIN_OP_CREATEPARTITIONS);
-        rd_kafka_CreatePartitions(cl->rk, &np, 1, o, q);
-        if ((ev = admin_wait(q, RD_KAFKA_EVENT_CREATEPARTITIONS_RESULT, err,
-                             err_size))) {
-                if (rd_kafka_event_error(ev))
-                        snprintf(err, err_size, "%s",
-                                 rd_kafka_event_error_string(ev));
-                else {
-                        res = rd_kafka_CreatePartitions_result_topics(
-                            rd_kafka_event_CreatePartitions_result(ev), &cnt);
-                        rc = topic_results_ok(res, cnt, 0, err, err_size);
-                }
-                rd_kafka_event_destroy(ev);
-        }
-        rd_kafka_AdminOptions_destroy(o);
-        rd_kafka_NewPartitions_destroy(np);
-        rd_kafka_queue_destroy(q);
-        if (rc == 0)
-                rc = wait_partitions(cl, topic, total, err, err_size);
-        return rc;
+        return create_or_grow(cl, topic, total, 1, err, err_size);
 }
 
 int demo_cluster_delete_topic(demo_cluster_t *cl, const char *topic,
                               char *err, size_t err_size) {
+        rd_kafka_AdminOptions_t *o;
         rd_kafka_queue_t *q;
         rd_kafka_DeleteTopic_t *dt;
-        rd_kafka_AdminOptions_t *o;
-        rd_kafka_event_t *ev;
-        const rd_kafka_topic_result_t **res;
-        size_t cnt;
-        int rc = -1;
+        int rc;
 
-        if (cl->mock)
+        if (cl->mock.mcluster)
                 return 0;
         dt = rd_kafka_DeleteTopic_new(topic);
-        q  = rd_kafka_queue_new(cl->rk);
-        o  = admin_options(cl, RD_KAFKA_ADMIN_OP_DELETETOPICS);
+        q  = admin_begin(cl, RD_KAFKA_ADMIN_OP_DELETETOPICS, &o);
         rd_kafka_DeleteTopics(cl->rk, &dt, 1, o, q);
-        if ((ev = admin_wait(q, RD_KAFKA_EVENT_DELETETOPICS_RESULT, err,
-                             err_size))) {
-                if (rd_kafka_event_error(ev))
-                        snprintf(err, err_size, "%s",
-                                 rd_kafka_event_error_string(ev));
-                else {
-                        res = rd_kafka_DeleteTopics_result_topics(
-                            rd_kafka_event_DeleteTopics_result(ev), &cnt);
-                        rc  = topic_results_ok(
-                            res, cnt, RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART,
-                            err, err_size);
-                }
-                rd_kafka_event_destroy(ev);
-        }
-        rd_kafka_AdminOptions_destroy(o);
+        rc = admin_finish(q, o, RD_KAFKA_EVENT_DELETETOPICS_RESULT,
+                          RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART, err,
+                          err_size);
         rd_kafka_DeleteTopic_destroy(dt);
-        rd_kafka_queue_destroy(q);
         return rc;
 }
 
 void demo_cluster_stop(demo_cluster_t *cl) {
-        if (cl->mock)
-                rd_kafka_mock_cluster_destroy(cl->mock);
-        if (cl->rk)
+        if (cl->mock.mcluster)
+                tk_mock_stop(&cl->mock); /* its owner is cl->rk */
+        else if (cl->rk)
                 rd_kafka_destroy(cl->rk);
         memset(cl, 0, sizeof(*cl));
 }

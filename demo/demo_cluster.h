@@ -10,11 +10,13 @@
 #include <stddef.h>
 
 #include <librdkafka/rdkafka.h>
-#include <librdkafka/rdkafka_mock.h>
+
+#include "testkit.h"
 
 typedef struct demo_cluster {
-        rd_kafka_t *rk;                /**< Mock owner or admin client. */
-        rd_kafka_mock_cluster_t *mock; /**< NULL on a real cluster. */
+        rd_kafka_t *rk; /**< Mock owner or admin client. */
+        tk_mock_t mock; /**< The test kit's; mock.mcluster NULL on a real
+                         *   cluster. */
         char bootstraps[1024];
 } demo_cluster_t;
 

@@ -4,11 +4,13 @@
  * static library bp_demo_kit (demo/CMakeLists.txt) and linked by bp-demo
  * and bp-bench-priority. Include this header for all of them:
  *
- *   demo_time.h      one monotonic microsecond clock, sleeping, pacing
+ *   demo_time.h      one monotonic microsecond clock, sleeping (both the
+ *                    test kit's, testkit/testkit.h), pacing
  *   demo_hist.h      latency histograms and their percentiles
  *   demo_stats.h     per-bucket counters shared by producers and consumers
  *   demo_log.h       the event log shown under the live view
- *   demo_cluster.h   the mock cluster or a real one, topics by Admin API
+ *   demo_cluster.h   the test kit's mock cluster or a real one, topics by
+ *                    Admin API
  *   demo_conf.h      client configurations, the plugin by properties
  *   demo_producer.h  the record format (id, class, send time) and producers
  *   demo_svg.h       the SVG charts of the HTML reports

@@ -1,21 +1,30 @@
 /*
  * demo_time.h - clocks for bp-demo: one monotonic microsecond clock that
- * every timestamp in the demo uses (producer, consumer, view), sleeping,
- * and the pacer that makes a consumer pay a processing cost per record.
+ * every timestamp in the demo uses (producer, consumer, view) and sleeping,
+ * both the test kit's (testkit/testkit.h), and the pacer that makes a
+ * consumer pay a processing cost per record.
  */
 #ifndef DEMO_TIME_H
 #define DEMO_TIME_H
 
 #include <stdint.h>
 
+#include "testkit.h"
+
 /** Microseconds on the monotonic clock (same in every thread). */
-int64_t demo_now_us(void);
+static inline int64_t demo_now_us(void) {
+        return tk_now_us();
+}
 
 /** Sleeps \p us microseconds (nothing when \p us <= 0). */
-void demo_sleep_us(int64_t us);
+static inline void demo_sleep_us(int64_t us) {
+        tk_sleep_us(us);
+}
 
 /** Sleeps until demo_now_us() reaches \p deadline_us. */
-void demo_sleep_until_us(int64_t deadline_us);
+static inline void demo_sleep_until_us(int64_t deadline_us) {
+        tk_sleep_until_us(deadline_us);
+}
 
 /**
  * Simulated processing cost: each record handled costs cost_us of the

@@ -7,41 +7,34 @@
  *   bp-mock-cluster orders:12 other:4
  */
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
-#include <librdkafka/rdkafka.h>
-#include <librdkafka/rdkafka_mock.h>
+#include "testkit.h"
 
 int main(int argc, char **argv) {
-        char errstr[512], name[250];
-        rd_kafka_conf_t *conf = rd_kafka_conf_new();
-        rd_kafka_mock_cluster_t *mc;
-        rd_kafka_t *rk;
+        char err[512], name[250];
+        tk_mock_t mc;
         int i, partitions;
 
-        rd_kafka_conf_set(conf, "log_level", "3", errstr, sizeof(errstr));
-        rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof(errstr));
-        if (!rk || !(mc = rd_kafka_mock_cluster_new(rk, 1))) {
-                fprintf(stderr, "bp-mock-cluster: cannot start: %s\n", errstr);
+        if (tk_mock_start(&mc, NULL, 1, err, sizeof(err))) {
+                fprintf(stderr, "bp-mock-cluster: cannot start: %s\n", err);
                 return 1;
         }
         for (i = 1; i < argc; i++) {
                 if (sscanf(argv[i], "%249[^:]:%d", name, &partitions) != 2 ||
                     partitions < 1 ||
-                    rd_kafka_mock_topic_create(mc, name, partitions, 1)) {
+                    tk_mock_topic(&mc, name, partitions, err, sizeof(err))) {
                         fprintf(stderr,
                                 "bp-mock-cluster: bad topic \"%s\": expected "
                                 "NAME:PARTITIONS\n",
                                 argv[i]);
+                        tk_mock_stop(&mc);
                         return 2;
                 }
         }
-        printf("%s\n", rd_kafka_mock_cluster_bootstraps(mc));
+        printf("%s\n", mc.bootstraps);
         fflush(stdout);
         while (getchar() != EOF)
                 ;
-        rd_kafka_mock_cluster_destroy(mc);
-        rd_kafka_destroy(rk);
+        tk_mock_stop(&mc);
         return 0;
 }

@@ -1,6 +1,6 @@
 /*
- * bp_test_util.c - mock cluster, configuration and delivery report helpers
- * for the integration tests.
+ * bp_test_util.c - the test kit's mock cluster and plugin path for cmocka
+ * tests, configuration and delivery report helpers.
  */
 #include "bp_test_util.h"
 
@@ -13,44 +13,37 @@
 #include <cmocka.h>
 
 void bp_test_cluster_start(bp_test_cluster_t *tc, int brokers) {
-        char errstr[512];
-        rd_kafka_conf_t *conf = rd_kafka_conf_new();
-
-        memset(tc, 0, sizeof(*tc));
-        rd_kafka_conf_set(conf, "log_level", "3", errstr, sizeof(errstr));
-        tc->owner = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr,
-                                 sizeof(errstr));
-        assert_non_null(tc->owner);
-        tc->mcluster = rd_kafka_mock_cluster_new(tc->owner, brokers);
-        assert_non_null(tc->mcluster);
-        snprintf(tc->bootstraps, sizeof(tc->bootstraps), "%s",
-                 rd_kafka_mock_cluster_bootstraps(tc->mcluster));
+        char err[512];
+        if (tk_mock_start(tc, NULL, brokers, err, sizeof(err)))
+                fail_msg("mock cluster: %s", err);
 }
 
 void bp_test_cluster_topic(bp_test_cluster_t *tc,
                            const char *topic,
                            int partitions) {
-        assert_int_equal(rd_kafka_mock_topic_create(tc->mcluster, topic,
-                                                    partitions, 1),
-                         RD_KAFKA_RESP_ERR_NO_ERROR);
+        char err[512];
+        if (tk_mock_topic(tc, topic, partitions, err, sizeof(err)))
+                fail_msg("%s", err);
 }
 
 void bp_test_cluster_stop(bp_test_cluster_t *tc) {
-        rd_kafka_mock_cluster_destroy(tc->mcluster);
-        rd_kafka_destroy(tc->owner);
-        memset(tc, 0, sizeof(*tc));
+        tk_mock_stop(tc);
+}
+
+int bp_test_cluster_teardown(void **state) {
+        tk_mock_stop(*state);
+        return 0;
 }
 
 const char *bp_test_plugin_path(void) {
-        const char *p = getenv("BP_PLUGIN_PATH");
-        assert_non_null(p);
+        const char *p = tk_plugin_path(NULL);
+        if (!p)
+                fail_msg("BP_PLUGIN_PATH is not set (run through ctest)");
         return p;
 }
 
-rd_kafka_conf_res_t bp_test_set(rd_kafka_conf_t *conf,
-                                const char *name,
-                                const char *value,
-                                char *errstr,
+rd_kafka_conf_res_t bp_test_set(rd_kafka_conf_t *conf, const char *name,
+                                const char *value, char *errstr,
                                 size_t errstr_size) {
         errstr[0] = '\0';
         return rd_kafka_conf_set(conf, name, value, errstr, errstr_size);
@@ -105,10 +98,7 @@ rd_kafka_t *bp_test_producer(rd_kafka_conf_t *conf, bp_test_drs_t *drs) {
         char errstr[512];
         rd_kafka_t *rk;
 
-        rd_kafka_conf_set_dr_msg_cb(conf, on_dr);
-        rd_kafka_conf_set_opaque(conf, drs);
-        rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof(errstr));
-        if (!rk)
+        if (!(rk = tk_producer(conf, on_dr, drs, errstr, sizeof(errstr))))
                 fail_msg("rd_kafka_new: %s", errstr);
         return rk;
 }
@@ -128,4 +118,13 @@ void bp_test_wait_drs(rd_kafka_t *rk,
 void bp_test_drs_free(bp_test_drs_t *drs) {
         free(drs->v);
         memset(drs, 0, sizeof(*drs));
+}
+
+void bp_test_producer_close(rd_kafka_t *rk,
+                            rd_kafka_topic_t *rkt,
+                            bp_test_drs_t *drs) {
+        if (rkt)
+                rd_kafka_topic_destroy(rkt);
+        rd_kafka_destroy(rk);
+        bp_test_drs_free(drs);
 }

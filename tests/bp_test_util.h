@@ -1,7 +1,8 @@
 /*
- * bp_test_util.h - helpers shared by the integration tests: an embedded
- * mock cluster, configurations that load the plugin by path, and a
- * producer that records every delivery report.
+ * bp_test_util.h - the test kit (testkit/testkit.h) for cmocka tests:
+ * the embedded mock cluster and the plugin path with failures failing the
+ * test, configurations that load the plugin by path, and a producer that
+ * records every delivery report.
  */
 #ifndef BP_TEST_UTIL_H
 #define BP_TEST_UTIL_H
@@ -10,16 +11,13 @@
 #include <stdint.h>
 
 #include <librdkafka/rdkafka.h>
-#include <librdkafka/rdkafka_mock.h>
+
+#include "testkit.h"
 
 /** A mock cluster with its owning client. */
-typedef struct bp_test_cluster {
-        rd_kafka_t *owner;
-        rd_kafka_mock_cluster_t *mcluster;
-        char bootstraps[256];
-} bp_test_cluster_t;
+typedef tk_mock_t bp_test_cluster_t;
 
-/** Starts a mock cluster of \p brokers brokers. Aborts the test on error. */
+/** Starts a mock cluster of \p brokers brokers. Fails the test on error. */
 void bp_test_cluster_start(bp_test_cluster_t *tc, int brokers);
 
 /** Creates \p topic with \p partitions partitions on the mock cluster. */
@@ -28,6 +26,10 @@ void bp_test_cluster_topic(bp_test_cluster_t *tc,
                            int partitions);
 
 void bp_test_cluster_stop(bp_test_cluster_t *tc);
+
+/** cmocka group teardown: stops the cluster the group setup left in
+ *  *\p state. */
+int bp_test_cluster_teardown(void **state);
 
 /** Path of the built plugin (environment BP_PLUGIN_PATH). */
 const char *bp_test_plugin_path(void);
@@ -71,5 +73,10 @@ void bp_test_wait_drs(rd_kafka_t *rk,
                       int timeout_ms);
 
 void bp_test_drs_free(bp_test_drs_t *drs);
+
+/** Destroys \p rkt (if any) and the producer \p rk, frees \p drs. */
+void bp_test_producer_close(rd_kafka_t *rk,
+                            rd_kafka_topic_t *rkt,
+                            bp_test_drs_t *drs);
 
 #endif /* BP_TEST_UTIL_H */

@@ -116,15 +116,9 @@ static void test_unreachable(void **state) {
 static bp_test_cluster_t tc;
 
 static int start_cluster(void **state) {
-        (void)state;
         bp_test_cluster_start(&tc, 1);
         bp_test_cluster_topic(&tc, "orders", 12);
-        return 0;
-}
-
-static int stop_cluster(void **state) {
-        (void)state;
-        bp_test_cluster_stop(&tc);
+        *state = &tc;
         return 0;
 }
 
@@ -234,7 +228,7 @@ int main(void) {
             cmocka_unit_test(test_bad_options),
             cmocka_unit_test(test_unreachable),
             cmocka_unit_test_setup_teardown(test_mock_routing, start_cluster,
-                                            stop_cluster),
+                                            bp_test_cluster_teardown),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
-#include <time.h>
 
 #include <cmocka.h>
 
@@ -126,32 +125,73 @@ static void test_empty_values_refused(void **state) {
 
 /* The two librdkafka properties the plugin depends on: an empty value
  * would reset them to librdkafka's defaults. */
+/* On a configuration with \p example set, an empty \p name is refused
+ * naming the property and the empty value, and \p name keeps \p kept.
+ * Returns the configuration. */
+static rd_kafka_conf_t *expect_empty_refused(const kv_t *example,
+                                             const char *name,
+                                             const char *kept,
+                                             const char *what) {
+        rd_kafka_conf_t *conf = conf_with(NULL, example, what);
+        char start[160], val[64];
+
+        snprintf(start, sizeof(start), "%s: invalid value \"\" ", name);
+        expect_refused(conf, name, "", start, what);
+        conf_get(conf, name, val, sizeof(val));
+        assert_string_equal(val, kept);
+        return conf;
+}
+
 static void test_empty_dependencies_refused(void **state) {
         rd_kafka_conf_t *conf;
-        char val[64];
+        char err[512];
         (void)state;
 
-        conf = conf_with(NULL, producer_example, "producer");
-        expect_refused(conf, "sticky.partitioning.linger.ms", "",
-                       "sticky.partitioning.linger.ms: invalid value \"\" ",
-                       "empty sticky on a producer");
-        conf_get(conf, "sticky.partitioning.linger.ms", val, sizeof(val));
-        assert_string_equal(val, "0");
-        assert_int_equal(bp_test_set(conf, P "fallback.assignor", "", val,
-                                     sizeof(val)),
+        conf = expect_empty_refused(producer_example,
+                                    "sticky.partitioning.linger.ms", "0",
+                                    "empty sticky on a producer");
+        assert_int_equal(bp_test_set(conf, P "fallback.assignor", "", err,
+                                     sizeof(err)),
                          RD_KAFKA_CONF_OK);
         rd_kafka_conf_destroy(conf);
-
-        conf = conf_with(NULL, consumer_example, "consumer");
-        expect_refused(conf, "partition.assignment.strategy", "",
-                       "partition.assignment.strategy: invalid value \"\" ",
-                       "empty assignor on a consumer");
-        conf_get(conf, "partition.assignment.strategy", val, sizeof(val));
-        assert_string_equal(val, "roundrobin");
-        rd_kafka_conf_destroy(conf);
+        rd_kafka_conf_destroy(expect_empty_refused(
+            consumer_example, "partition.assignment.strategy", "roundrobin",
+            "empty assignor on a consumer"));
 }
 
 /* --- choices made before the plugin loaded -------------------------------- */
+
+/* \p choice (one property) set before the plugin loads, then after it on
+ * another configuration: \p name = \p value is refused both times with an
+ * error starting with \p start, and the choice made before is kept. */
+static void expect_choice_refused(const kv_t *choice, const char *name,
+                                  const char *value, const char *start,
+                                  const char *what) {
+        char before[160], after[160], val[64];
+        rd_kafka_conf_t *conf;
+
+        snprintf(before, sizeof(before), "%s before the plugin", what);
+        snprintf(after, sizeof(after), "%s after the plugin", what);
+        conf = conf_with(choice, NULL, before);
+        expect_refused(conf, name, value, start, before);
+        conf_get(conf, choice->name, val, sizeof(val));
+        assert_string_equal(val, choice->value);
+        rd_kafka_conf_destroy(conf);
+        conf = conf_with(NULL, choice, after);
+        expect_refused(conf, name, value, start, after);
+        rd_kafka_conf_destroy(conf);
+}
+
+/* \p early (one property) set before the plugin, \p example after it: the
+ * property then reads \p want. */
+static void expect_replaced(const kv_t *early, const kv_t *example,
+                            const char *want, const char *what) {
+        rd_kafka_conf_t *conf = conf_with(early, example, what);
+        char val[64];
+        conf_get(conf, early->name, val, sizeof(val));
+        assert_string_equal(val, want);
+        rd_kafka_conf_destroy(conf);
+}
 
 static void test_assignor_before_plugin(void **state) {
         static const kv_t coop[] = {
@@ -165,33 +205,18 @@ static void test_assignor_before_plugin(void **state) {
         static const char *start =
             P "bucket: invalid value \"Gold\": partition.assignment.strategy "
               "is \"cooperative-sticky\"";
-        rd_kafka_conf_t *conf;
-        char val[64];
         (void)state;
 
         /* Another assignor, before the plugin or after it: the bucket is
          * refused, the assignor kept. */
-        conf = conf_with(coop, NULL, "assignor before the plugin");
-        expect_refused(conf, P "bucket", "Gold", start,
-                       "assignor before the plugin");
-        conf_get(conf, "partition.assignment.strategy", val, sizeof(val));
-        assert_string_equal(val, "cooperative-sticky");
-        rd_kafka_conf_destroy(conf);
-        conf = conf_with(NULL, coop, "assignor after the plugin");
-        expect_refused(conf, P "bucket", "Gold", start,
-                       "assignor after the plugin");
-        rd_kafka_conf_destroy(conf);
+        expect_choice_refused(coop, P "bucket", "Gold", start, "assignor");
 
         /* roundrobin is what the plugin needs; librdkafka's default cannot
          * be told from unset and is replaced. */
-        conf = conf_with(rr, consumer_example, "roundrobin before");
-        conf_get(conf, "partition.assignment.strategy", val, sizeof(val));
-        assert_string_equal(val, "roundrobin");
-        rd_kafka_conf_destroy(conf);
-        conf = conf_with(dflt, consumer_example, "default before");
-        conf_get(conf, "partition.assignment.strategy", val, sizeof(val));
-        assert_string_equal(val, "roundrobin");
-        rd_kafka_conf_destroy(conf);
+        expect_replaced(rr, consumer_example, "roundrobin",
+                        "roundrobin before");
+        expect_replaced(dflt, consumer_example, "roundrobin",
+                        "default before");
 }
 
 static void test_sticky_before_plugin(void **state) {
@@ -207,19 +232,9 @@ static void test_sticky_before_plugin(void **state) {
             P "topic: invalid value \"orders\": sticky.partitioning.linger.ms "
               "is 5,";
         rd_kafka_conf_t *conf;
-        char val[64];
         (void)state;
 
-        conf = conf_with(five, NULL, "sticky before the plugin");
-        expect_refused(conf, P "topic", "orders", start,
-                       "sticky before the plugin");
-        conf_get(conf, "sticky.partitioning.linger.ms", val, sizeof(val));
-        assert_string_equal(val, "5");
-        rd_kafka_conf_destroy(conf);
-        conf = conf_with(NULL, five, "sticky after the plugin");
-        expect_refused(conf, P "topic", "orders", start,
-                       "sticky after the plugin");
-        rd_kafka_conf_destroy(conf);
+        expect_choice_refused(five, P "topic", "orders", start, "sticky");
 
         /* A consumer (its bucket set first) is no producer of the topic. */
         conf = conf_with(five, bucket_first, "sticky on a consumer");
@@ -228,14 +243,8 @@ static void test_sticky_before_plugin(void **state) {
 
         /* 0 is kept; librdkafka's default cannot be told from unset and is
          * replaced by 0. */
-        conf = conf_with(zero, producer_example, "sticky 0 before");
-        conf_get(conf, "sticky.partitioning.linger.ms", val, sizeof(val));
-        assert_string_equal(val, "0");
-        rd_kafka_conf_destroy(conf);
-        conf = conf_with(dflt, producer_example, "sticky default before");
-        conf_get(conf, "sticky.partitioning.linger.ms", val, sizeof(val));
-        assert_string_equal(val, "0");
-        rd_kafka_conf_destroy(conf);
+        expect_replaced(zero, producer_example, "0", "sticky 0 before");
+        expect_replaced(dflt, producer_example, "0", "sticky default before");
 }
 
 /* --- the errors table of docs/configuration.md ---------------------------- */
@@ -546,10 +555,8 @@ static int wait_log(void) {
                 pthread_mutex_lock(&seen.lock);
                 cnt = seen.cnt;
                 pthread_mutex_unlock(&seen.lock);
-                if (!cnt) {
-                        struct timespec ts = {0, 10 * 1000 * 1000};
-                        nanosleep(&ts, NULL);
-                }
+                if (!cnt)
+                        tk_sleep_us(10000);
         }
         return cnt;
 }

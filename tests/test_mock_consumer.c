@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <cmocka.h>
 
@@ -32,16 +31,10 @@
 static bp_test_cluster_t cluster;
 
 static int setup(void **state) {
-        (void)state;
         bp_test_cluster_start(&cluster, 1);
         bp_test_cluster_topic(&cluster, TOPIC, 12);
         bp_test_cluster_topic(&cluster, "offsets", 12);
-        return 0;
-}
-
-static int teardown(void **state) {
-        (void)state;
-        bp_test_cluster_stop(&cluster);
+        *state = &cluster;
         return 0;
 }
 
@@ -115,48 +108,55 @@ static void test_group_id_derived_in_any_order(void **state) {
         rd_kafka_conf_destroy(conf);
 }
 
+/* Setting \p name = \p value on \p conf is refused, the error containing
+ * each of the NULL-terminated fragments that follow. */
+static void expect_invalid(rd_kafka_conf_t *conf, const char *name,
+                           const char *value, ...) {
+        char err[512];
+        const char *fragment;
+        va_list ap;
+
+        if (bp_test_set(conf, name, value, err, sizeof(err)) !=
+            RD_KAFKA_CONF_INVALID)
+                fail_msg("%s=%s was accepted", name, value);
+        va_start(ap, value);
+        while ((fragment = va_arg(ap, const char *)))
+                if (!strstr(err, fragment))
+                        fail_msg("%s=%s: \"%s\" not in \"%s\"", name, value,
+                                 fragment, err);
+        va_end(ap);
+}
+
 static void test_consumer_settings_refused(void **state) {
         rd_kafka_conf_t *conf;
-        char err[512], val[64];
+        char val[64];
         (void)state;
 
         /* Another assignor after the bucket... */
         conf = bp_test_conf(NULL, "bucket.priority.bucket", "Gold", NULL);
-        assert_int_equal(bp_test_set(conf, "partition.assignment.strategy",
-                                     "cooperative-sticky", err, sizeof(err)),
-                         RD_KAFKA_CONF_INVALID);
-        assert_non_null(strstr(err, "partition.assignment.strategy"));
-        assert_non_null(strstr(err, "cooperative-sticky"));
-        assert_non_null(strstr(err, "roundrobin"));
+        expect_invalid(conf, "partition.assignment.strategy",
+                       "cooperative-sticky", "partition.assignment.strategy",
+                       "cooperative-sticky", "roundrobin", NULL);
         /* ...and the next generation group protocol. */
-        assert_int_equal(bp_test_set(conf, "group.protocol", "consumer", err,
-                                     sizeof(err)),
-                         RD_KAFKA_CONF_INVALID);
-        assert_non_null(strstr(err, "group.protocol"));
+        expect_invalid(conf, "group.protocol", "consumer", "group.protocol",
+                       NULL);
         rd_kafka_conf_destroy(conf);
 
         /* ...or before it: the bucket is refused then. */
         conf = bp_test_conf(NULL, "partition.assignment.strategy", "range",
                             NULL);
-        assert_int_equal(bp_test_set(conf, "bucket.priority.bucket", "Gold",
-                                     err, sizeof(err)),
-                         RD_KAFKA_CONF_INVALID);
-        assert_non_null(strstr(err, "range"));
+        expect_invalid(conf, "bucket.priority.bucket", "Gold", "range", NULL);
         rd_kafka_conf_destroy(conf);
 
         /* An unknown bucket, whichever of the two comes second. */
         conf = bp_test_conf(NULL, "bucket.priority.buckets", "Platinum, Gold",
                             NULL);
-        assert_int_equal(bp_test_set(conf, "bucket.priority.bucket", "Silver",
-                                     err, sizeof(err)),
-                         RD_KAFKA_CONF_INVALID);
-        assert_non_null(strstr(err, "Silver"));
+        expect_invalid(conf, "bucket.priority.bucket", "Silver", "Silver",
+                       NULL);
         rd_kafka_conf_destroy(conf);
         conf = bp_test_conf(NULL, "bucket.priority.bucket", "Silver", NULL);
-        assert_int_equal(bp_test_set(conf, "bucket.priority.buckets",
-                                     "Platinum, Gold", err, sizeof(err)),
-                         RD_KAFKA_CONF_INVALID);
-        assert_non_null(strstr(err, "Silver"));
+        expect_invalid(conf, "bucket.priority.buckets", "Platinum, Gold",
+                       "Silver", NULL);
         rd_kafka_conf_destroy(conf);
 
         /* Growth is noticed within seconds unless the user decides. */
@@ -219,20 +219,6 @@ typedef struct member {
         int closed;
         long consumed, wrong_bucket;
 } member_t;
-
-/* What every record id was read by; only ids with want[i] are awaited. */
-typedef struct ledger {
-        int *seen;
-        char *want;
-        int n;
-        long duplicates;
-} ledger_t;
-
-static long now_ms(void) {
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
-}
 
 static int app_cb_calls;
 
@@ -345,15 +331,15 @@ static int bucket_partition(const char *bucket, int32_t p) {
         return !strcmp(bucket, "Gold") ? p >= 8 && p <= 11 : p >= 0 && p <= 7;
 }
 
-/* Polls every open member until the wanted ids in [from, to) are seen. */
-static void consume_until(member_t *m, int cnt, ledger_t *lg, int from,
+/* Polls every open member until the ids in [from, to) that the ledger
+ * has as written are read. */
+static void consume_until(member_t *m, int cnt, tk_ledger_t *lg, int from,
                           int to, int timeout_ms) {
-        long deadline = now_ms() + timeout_ms;
-        int missing = 0, i, k;
+        int64_t deadline = tk_now_ms() + timeout_ms;
+        long missing     = tk_ledger_missing(lg, from, to);
+        int i, k;
 
-        for (i = from; i < to; i++)
-                missing += lg->want[i] && !lg->seen[i];
-        while (missing > 0 && now_ms() < deadline) {
+        while (missing > 0 && tk_now_ms() < deadline) {
                 for (k = 0; k < cnt; k++) {
                         rd_kafka_message_t *msg;
                         if (m[k].closed)
@@ -362,23 +348,17 @@ static void consume_until(member_t *m, int cnt, ledger_t *lg, int from,
                         if (!msg)
                                 continue;
                         if (!msg->err && msg->key) {
-                                char key[32] = {0};
-                                memcpy(key, msg->key,
-                                       msg->key_len < 31 ? msg->key_len : 31);
-                                i = atoi(strchr(key, '-') + 1);
+                                i = (int)tk_key_id(msg->key, msg->key_len,
+                                                   NULL);
                                 m[k].consumed++;
-                                if (strncmp(key, m[k].bucket,
-                                            strlen(m[k].bucket)) ||
+                                if (!tk_key_is_bucket(msg->key, msg->key_len,
+                                                      m[k].bucket) ||
                                     !bucket_partition(m[k].bucket,
                                                       msg->partition))
                                         m[k].wrong_bucket++;
-                                if (i >= 0 && i < lg->n) {
-                                        if (lg->seen[i]++)
-                                                lg->duplicates++;
-                                        else if (i >= from && i < to &&
-                                                 lg->want[i])
-                                                missing--;
-                                }
+                                if (tk_ledger_read(lg, i) == 1 && i >= from &&
+                                    i < to)
+                                        missing--;
                         }
                         rd_kafka_message_destroy(msg);
                 }
@@ -416,13 +396,13 @@ static void test_groups_per_bucket_through_rebalance(void **state) {
         member_t m[5] = {{.bucket = "Platinum"}, {.bucket = "Platinum"},
                          {.bucket = "Platinum"}, {.bucket = "Gold"},
                          {.bucket = "Gold"}};
-        ledger_t lg = {.n = 40000};
+        tk_ledger_t lg;
         int k;
         (void)state;
 
-        lg.seen = calloc((size_t)lg.n, sizeof(int));
-        lg.want = malloc((size_t)lg.n);
-        memset(lg.want, 1, (size_t)lg.n);
+        assert_int_equal(tk_ledger_init(&lg, 40000), 0);
+        for (k = 0; k < lg.n; k++)
+                tk_ledger_write(&lg, k);
         for (k = 0; k < 5; k++)
                 m[k].rk = consumer(m[k].bucket, "orders-app", CB_PLUGIN);
         produce_ids(0, 20000);
@@ -445,23 +425,21 @@ static void test_groups_per_bucket_through_rebalance(void **state) {
                 if (!m[k].closed)
                         close_member(&m[k]);
         }
-        free(lg.seen);
-        free(lg.want);
+        tk_ledger_free(&lg);
 }
 
 /* One consumer of Gold in \p group with callback \p kind reads every Gold
  * record of the 40 000 in the topic, nothing else, through its callback. */
 static void gold_through_callback(const char *group, cb_kind_t kind) {
         member_t m = {.bucket = "Gold"};
-        ledger_t lg = {.n = 40000};
+        tk_ledger_t lg;
         bp_stats_t st;
         int i;
 
-        lg.seen = calloc((size_t)lg.n, sizeof(int));
-        lg.want = malloc((size_t)lg.n);
+        assert_int_equal(tk_ledger_init(&lg, 40000), 0);
         /* The topic holds 40 000 records by now; Gold has every third. */
-        for (i = 0; i < lg.n; i++)
-                lg.want[i] = i % 3 == 0;
+        for (i = 0; i < lg.n; i += 3)
+                tk_ledger_write(&lg, i);
         app_cb_calls = 0;
         m.rk         = consumer("Gold", group, kind);
         consume_until(&m, 1, &lg, 0, 40000, 120000);
@@ -470,8 +448,7 @@ static void gold_through_callback(const char *group, cb_kind_t kind) {
         assert_int_equal(bp_stats(m.rk, &st), 0);
         assert_int_equal(st.foreign, 0);
         close_member(&m);
-        free(lg.seen);
-        free(lg.want);
+        tk_ledger_free(&lg);
 }
 
 /* An application with its own callback that chains bp_assignment_map():
@@ -494,12 +471,12 @@ static void test_plain_callback_gets_bucket(void **state) {
 static void test_replaced_callback_caught(void **state) {
         rd_kafka_t *rk;
         bp_stats_t st;
-        long deadline = now_ms() + 120000;
+        long deadline = tk_now_ms() + 120000;
         (void)state;
 
         captured_log[0] = '\0';
         rk = consumer("Gold", "override-app", CB_FOREIGN);
-        while (now_ms() < deadline) {
+        while (tk_now_ms() < deadline) {
                 rd_kafka_message_t *msg = rd_kafka_consumer_poll(rk, 5);
                 if (msg)
                         rd_kafka_message_destroy(msg);
@@ -567,7 +544,7 @@ static void test_events_stopped(void **state) {
         (void)state;
 
         for (i = 0; i < 3; i++) {
-                long deadline = now_ms() + 120000, records = 0, assigns = 0;
+                long deadline = tk_now_ms() + 120000, records = 0, assigns = 0;
                 long consumed = 0;
                 char group[32];
                 rd_kafka_conf_t *conf;
@@ -607,7 +584,7 @@ static void test_events_stopped(void **state) {
                 rd_kafka_topic_partition_list_destroy(sub);
                 /* Assigns what the event gives, as Go does by default;
                  * then 3 s more past the first record. */
-                while (now_ms() < deadline) {
+                while (tk_now_ms() < deadline) {
                         rd_kafka_event_t *ev = rd_kafka_queue_poll(q, 10);
                         if (!ev)
                                 continue;
@@ -626,7 +603,7 @@ static void test_events_stopped(void **state) {
                         if (rd_kafka_event_type(ev) == RD_KAFKA_EVENT_FETCH)
                                 while (rd_kafka_event_message_next(ev))
                                         if (!records++)
-                                                deadline = now_ms() + 3000;
+                                                deadline = tk_now_ms() + 3000;
                         rd_kafka_event_destroy(ev);
                 }
                 assert_int_equal(rd_kafka_assignment(rk, &assigned), 0);
@@ -702,7 +679,7 @@ static void test_events_mapped_by_name(void **state) {
         rd_kafka_queue_t *q;
         rd_kafka_topic_partition_list_t *sub;
         const rd_kafka_message_t *msg;
-        long deadline = now_ms() + 120000, gold = 0, wrong = 0;
+        long deadline = tk_now_ms() + 120000, gold = 0, wrong = 0;
         int rebalances = 0;
         (void)state;
 
@@ -719,7 +696,7 @@ static void test_events_mapped_by_name(void **state) {
         assert_int_equal(rd_kafka_subscribe(rk, sub), 0);
         rd_kafka_topic_partition_list_destroy(sub);
         /* The topic holds 40 000 records, a third of them Gold. */
-        while (gold < 40000 / 3 && now_ms() < deadline) {
+        while (gold < 40000 / 3 && tk_now_ms() < deadline) {
                 rd_kafka_event_t *ev = rd_kafka_queue_poll(q, 10);
                 if (!ev)
                         continue;
@@ -891,5 +868,5 @@ int main(void) {
             cmocka_unit_test(test_start_offsets),
             cmocka_unit_test(test_start_offsets_sibling_coordinator_loading),
         };
-        return cmocka_run_group_tests(tests, setup, teardown);
+        return cmocka_run_group_tests(tests, setup, bp_test_cluster_teardown);
 }

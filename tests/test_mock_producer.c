@@ -22,18 +22,12 @@
 static bp_test_cluster_t cluster;
 
 static int setup(void **state) {
-        (void)state;
         bp_test_cluster_start(&cluster, 1);
         bp_test_cluster_topic(&cluster, TOPIC, 12);
         bp_test_cluster_topic(&cluster, OTHER, 4);
         bp_test_cluster_topic(&cluster, "tiny", 1);
         bp_test_cluster_topic(&cluster, "six", 6);
-        return 0;
-}
-
-static int teardown(void **state) {
-        (void)state;
-        bp_test_cluster_stop(&cluster);
+        *state = &cluster;
         return 0;
 }
 
@@ -73,6 +67,31 @@ static int in_range(int32_t p, int32_t lo, int32_t hi) {
         return p >= lo && p <= hi;
 }
 
+/* Delivery reports from \p from on that failed as unroutable. */
+static int unroutable_reports(const bp_test_drs_t *drs, size_t from) {
+        int n = 0;
+        for (; from < drs->cnt; from++)
+                n += drs->v[from].err == RD_KAFKA_RESP_ERR__UNKNOWN_PARTITION;
+        return n;
+}
+
+/* Every one of the first \p n reports delivered, on a partition of its
+ * key's bucket in the 70/30 example on 12 partitions: Platinum 0-7, Gold
+ * and no key (the fallback, the last bucket) 8-11. */
+static void expect_routed_by_key(const bp_test_drs_t *drs, size_t n) {
+        size_t i;
+        for (i = 0; i < n; i++) {
+                const bp_test_dr_t *d = &drs->v[i];
+                int platinum = d->has_key && !strncmp(d->key, "Platinum-", 9);
+                if (d->err || !(platinum ? in_range(d->partition, 0, 7)
+                                         : in_range(d->partition, 8, 11)))
+                        fail_msg("record %zu (key \"%s\"): partition %d, "
+                                 "error %s",
+                                 i, d->key, (int)d->partition,
+                                 rd_kafka_err2name(d->err));
+        }
+}
+
 /* A producer that sets nothing but properties routes every record of the
  * bucket topic into its key's bucket, round robin within the bucket. */
 static void test_properties_only_routing(void **state) {
@@ -92,22 +111,15 @@ static void test_properties_only_routing(void **state) {
                 assert_int_equal(produce_str(rk, TOPIC, key), 0);
         }
         bp_test_wait_drs(rk, &drs, 2000, 30000);
-        for (i = 0; i < 2000; i++) {
-                bp_test_dr_t *d = &drs.v[i];
-                assert_int_equal(d->err, 0);
-                if (!strncmp(d->key, "Gold-", 5))
-                        assert_true(in_range(d->partition, 8, 11));
-                else
-                        assert_true(in_range(d->partition, 0, 7));
-                per_partition[d->partition]++;
-        }
+        expect_routed_by_key(&drs, 2000);
+        for (i = 0; i < 2000; i++)
+                per_partition[drs.v[i].partition]++;
         /* 1000 Platinum over 8 partitions, 1000 Gold over 4: balanced. */
         for (i = 0; i < 8; i++)
                 assert_int_equal(per_partition[i], 125);
         for (i = 8; i < 12; i++)
                 assert_int_equal(per_partition[i], 250);
-        rd_kafka_destroy(rk);
-        bp_test_drs_free(&drs);
+        bp_test_producer_close(rk, NULL, &drs);
 }
 
 /* Records to another topic get the partitioner they would have had. */
@@ -135,9 +147,7 @@ static void test_other_topic_untouched(void **state) {
                                      rkt, drs.v[i].key, drs.v[i].keylen, 4,
                                      NULL, NULL));
         }
-        rd_kafka_topic_destroy(rkt);
-        rd_kafka_destroy(rk);
-        bp_test_drs_free(&drs);
+        bp_test_producer_close(rk, rkt, &drs);
 }
 
 /* NULL and empty keys reach the fallback (the last bucket by default)
@@ -167,8 +177,7 @@ static void test_null_and_empty_keys_go_to_fallback(void **state) {
                 assert_int_equal(drs.v[i].err, 0);
                 assert_true(in_range(drs.v[i].partition, 8, 11));
         }
-        rd_kafka_destroy(rk);
-        bp_test_drs_free(&drs);
+        bp_test_producer_close(rk, NULL, &drs);
 }
 
 /* Unknown buckets: to a named bucket, to a built-in partitioner over the
@@ -195,8 +204,7 @@ static void test_fallback_variants(void **state) {
         bp_test_wait_drs(rk, &drs, 50, 30000);
         for (i = 0; i < 50; i++)
                 assert_true(in_range(drs.v[i].partition, 0, 7));
-        rd_kafka_destroy(rk);
-        bp_test_drs_free(&drs);
+        bp_test_producer_close(rk, NULL, &drs);
 
         /* Built-in over the whole topic: murmur2, as the Java default. */
         rk = bp_test_producer(
@@ -220,8 +228,7 @@ static void test_fallback_variants(void **state) {
         rd_kafka_topic_destroy(rkt);
         assert_int_equal(bp_stats(rk, &st), 0);
         assert_int_equal(st.fallback_other, 100);
-        rd_kafka_destroy(rk);
-        bp_test_drs_free(&drs);
+        bp_test_producer_close(rk, NULL, &drs);
 
         /* Discard: every such record fails, none is lost silently. */
         rk = bp_test_producer(
@@ -238,14 +245,10 @@ static void test_fallback_variants(void **state) {
         }
         rd_kafka_flush(rk, 5000);
         rd_kafka_poll(rk, 0);
-        for (i = 1; i < (int)drs.cnt; i++)
-                if (drs.v[i].err == RD_KAFKA_RESP_ERR__UNKNOWN_PARTITION)
-                        failed++;
-        assert_int_equal(failed, 20);
+        assert_int_equal(failed + unroutable_reports(&drs, 1), 20);
         assert_int_equal(bp_stats(rk, &st), 0);
         assert_int_equal(st.discarded, 20);
-        rd_kafka_destroy(rk);
-        bp_test_drs_free(&drs);
+        bp_test_producer_close(rk, NULL, &drs);
 }
 
 /* Records queued before metadata arrived and then unroutable fail their
@@ -274,8 +277,7 @@ static void test_unroutable_fails_delivery_report(void **state) {
         }
         assert_int_equal(failed, 10);
         assert_int_equal(rd_kafka_outq_len(rk), 0); /* nothing hangs */
-        rd_kafka_destroy(rk);
-        bp_test_drs_free(&drs);
+        bp_test_producer_close(rk, NULL, &drs);
 }
 
 /* An incomplete configuration never routes: bucket topic records fail,
@@ -300,8 +302,7 @@ static void test_incomplete_config_fails_bucket_records(void **state) {
                 if (drs.v[i].err)
                         failed++;
         assert_int_equal(failed, 10);
-        rd_kafka_destroy(rk);
-        bp_test_drs_free(&drs);
+        bp_test_producer_close(rk, NULL, &drs);
 }
 
 /* Fewer partitions than buckets: records fail rather than misroute. */
@@ -321,14 +322,10 @@ static void test_fewer_partitions_than_buckets(void **state) {
                 if (produce_str(rk, "tiny", "Gold-1"))
                         failed++;
         rd_kafka_flush(rk, 10000);
-        for (i = 0; i < (int)drs.cnt; i++)
-                if (drs.v[i].err == RD_KAFKA_RESP_ERR__UNKNOWN_PARTITION)
-                        failed++;
-        assert_int_equal(failed, 10);
+        assert_int_equal(failed + unroutable_reports(&drs, 0), 10);
         assert_int_equal(bp_stats(rk, &st), 0);
         assert_int_equal(st.unroutable, 10);
-        rd_kafka_destroy(rk);
-        bp_test_drs_free(&drs);
+        bp_test_producer_close(rk, NULL, &drs);
 }
 
 /* Two producers in one process with different bucket configurations. */
@@ -387,13 +384,8 @@ static void test_own_topic_conf(void **state) {
                                                   i % 2 ? 6 : 10, NULL),
                                  0);
         bp_test_wait_drs(rk, &drs, 100, 30000);
-        for (i = 0; i < 100; i++)
-                assert_true(drs.v[i].keylen == 6
-                                ? in_range(drs.v[i].partition, 8, 11)
-                                : in_range(drs.v[i].partition, 0, 7));
-        rd_kafka_topic_destroy(rkt);
-        rd_kafka_destroy(rk);
-        bp_test_drs_free(&drs);
+        expect_routed_by_key(&drs, 100);
+        bp_test_producer_close(rk, rkt, &drs);
 }
 
 /* What kcat does: a topic configuration of its own, made before the plugin
@@ -427,15 +419,8 @@ static void test_foreign_topic_conf_routed(void **state) {
                                      i % 3 == 2 ? 0 : i % 3 ? 6 : 10, NULL),
                     0);
         bp_test_wait_drs(rk, &drs, 150, 30000);
-        for (i = 0; i < 150; i++) {
-                assert_int_equal(drs.v[i].err, 0);
-                assert_true(drs.v[i].keylen == 10
-                                ? in_range(drs.v[i].partition, 0, 7)
-                                : in_range(drs.v[i].partition, 8, 11));
-        }
-        rd_kafka_topic_destroy(rkt);
-        rd_kafka_destroy(rk);
-        bp_test_drs_free(&drs);
+        expect_routed_by_key(&drs, 150);
+        bp_test_producer_close(rk, rkt, &drs);
 }
 
 /* What node-rdkafka does: replaces the default topic configuration after
@@ -460,14 +445,8 @@ static void test_replaced_default_topic_conf_routed(void **state) {
                     0);
         }
         bp_test_wait_drs(rk, &drs, 100, 30000);
-        for (i = 0; i < 100; i++) {
-                assert_int_equal(drs.v[i].err, 0);
-                assert_true(drs.v[i].keylen == 6
-                                ? in_range(drs.v[i].partition, 8, 11)
-                                : in_range(drs.v[i].partition, 0, 7));
-        }
-        rd_kafka_destroy(rk);
-        bp_test_drs_free(&drs);
+        expect_routed_by_key(&drs, 100);
+        bp_test_producer_close(rk, NULL, &drs);
 }
 
 /* The layout follows the partition count the partitioner is given. */
@@ -497,9 +476,7 @@ static void test_growth_recomputes_layout(void **state) {
         assert_string_equal(bs.name, "Gold");
         assert_int_equal(bs.partitions, 7);
         assert_int_equal(bs.routed, 61);
-        rd_kafka_topic_destroy(rkt);
-        rd_kafka_destroy(rk);
-        bp_test_drs_free(&drs);
+        bp_test_producer_close(rk, rkt, &drs);
 }
 
 /* Configuration errors surface at rd_kafka_conf_set() through the plugin,
@@ -555,8 +532,7 @@ static void test_conf_errors_and_dup(void **state) {
         bp_test_wait_drs(rk, &drs, 20, 30000);
         for (i = 0; i < 20; i++)
                 assert_true(in_range(drs.v[i].partition, 8, 11));
-        rd_kafka_destroy(rk);
-        bp_test_drs_free(&drs);
+        bp_test_producer_close(rk, NULL, &drs);
 }
 
 /* The stats call reports per bucket routing as JSON. */
@@ -584,8 +560,7 @@ static void test_stats_json(void **state) {
         assert_int_equal(bp_stats_json(rk, json, 8), n); /* truncated */
         assert_int_equal(strlen(json), 7);
         assert_int_equal(bp_stats_json(cluster.owner, json, sizeof(json)), -1);
-        rd_kafka_destroy(rk);
-        bp_test_drs_free(&drs);
+        bp_test_producer_close(rk, NULL, &drs);
 }
 
 int main(void) {
@@ -605,5 +580,5 @@ int main(void) {
             cmocka_unit_test(test_conf_errors_and_dup),
             cmocka_unit_test(test_stats_json),
         };
-        return cmocka_run_group_tests(tests, setup, teardown);
+        return cmocka_run_group_tests(tests, setup, bp_test_cluster_teardown);
 }

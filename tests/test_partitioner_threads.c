@@ -35,16 +35,20 @@ typedef struct worker {
 } worker_t;
 
 static int setup(void **state) {
-        (void)state;
         bp_test_cluster_start(&cluster, 1);
         bp_test_cluster_topic(&cluster, TOPIC, 12);
+        *state = &cluster;
         return 0;
 }
 
-static int teardown(void **state) {
-        (void)state;
-        bp_test_cluster_stop(&cluster);
-        return 0;
+/* The most minus the fewest records of partitions [from, to). */
+static int spread(const int *total, int from, int to) {
+        int min = total[from], max = total[from], p;
+        for (p = from + 1; p < to; p++) {
+                min = total[p] < min ? total[p] : min;
+                max = total[p] > max ? total[p] : max;
+        }
+        return max - min;
 }
 
 /* A producer whose handle for TOPIC is registered with the plugin. */
@@ -110,8 +114,12 @@ static void *hammer(void *arg) {
         return NULL;
 }
 
-static void run(rd_kafka_topic_t *rkt, worker_t *w, int grow, int hash) {
-        int t;
+/* Runs the threads on \p rkt (\p grow, \p hash: see worker_t); no record
+ * may leave its bucket. Adds the records per partition (at 12 partitions)
+ * into \p total. */
+static void run(rd_kafka_topic_t *rkt, int grow, int hash, int *total) {
+        worker_t w[THREADS];
+        int t, p;
         for (t = 0; t < THREADS; t++) {
                 memset(&w[t], 0, sizeof(w[t]));
                 memset(w[t].hash_seen, 0xff, sizeof(w[t].hash_seen));
@@ -125,23 +133,22 @@ static void run(rd_kafka_topic_t *rkt, worker_t *w, int grow, int hash) {
         }
         for (t = 0; t < THREADS; t++)
                 pthread_join(w[t].tid, NULL);
+        for (t = 0; t < THREADS; t++) {
+                assert_int_equal(w[t].wrong, 0);
+                for (p = 0; p < 12; p++)
+                        total[p] += w[t].counts[p];
+        }
 }
 
 static void test_roundrobin_exact_and_balanced(void **state) {
         bp_test_drs_t drs = {0};
         rd_kafka_topic_t *rkt;
         rd_kafka_t *rk = producer(&drs, "roundrobin", &rkt);
-        worker_t w[THREADS];
-        int total[12] = {0}, t, p, gold = 0, plat = 0, min, max;
+        int total[12] = {0}, p, gold = 0, plat = 0;
         bp_bucket_stats_t bs;
 
         (void)state;
-        run(rkt, w, 0, 0);
-        for (t = 0; t < THREADS; t++) {
-                assert_int_equal(w[t].wrong, 0);
-                for (p = 0; p < 12; p++)
-                        total[p] += w[t].counts[p];
-        }
+        run(rkt, 0, 0, total);
         for (p = 0; p < 12; p++)
                 *(p < 8 ? &plat : &gold) += total[p];
         assert_int_equal(plat + gold, THREADS * PER_THREAD);
@@ -155,19 +162,9 @@ static void test_roundrobin_exact_and_balanced(void **state) {
         /* Round robin across all threads: within one per bucket. The
          * warm-up record took Gold's first slot, so count it in. */
         total[8]++;
-        for (min = max = total[0], p = 1; p < 8; p++) {
-                min = total[p] < min ? total[p] : min;
-                max = total[p] > max ? total[p] : max;
-        }
-        assert_true(max - min <= 1);
-        for (min = max = total[8], p = 9; p < 12; p++) {
-                min = total[p] < min ? total[p] : min;
-                max = total[p] > max ? total[p] : max;
-        }
-        assert_true(max - min <= 1);
-        rd_kafka_topic_destroy(rkt);
-        rd_kafka_destroy(rk);
-        bp_test_drs_free(&drs);
+        assert_true(spread(total, 0, 8) <= 1);
+        assert_true(spread(total, 8, 12) <= 1);
+        bp_test_producer_close(rk, rkt, &drs);
 }
 
 /* within=hash: every record on the partition librdkafka's murmur2 gives
@@ -176,22 +173,14 @@ static void test_hash_keeps_keys_together(void **state) {
         bp_test_drs_t drs = {0};
         rd_kafka_topic_t *rkt;
         rd_kafka_t *rk = producer(&drs, "hash", &rkt);
-        worker_t w[THREADS];
-        int total[12] = {0}, t, p;
+        int total[12] = {0}, p;
 
         (void)state;
-        run(rkt, w, 0, 1);
-        for (t = 0; t < THREADS; t++) {
-                assert_int_equal(w[t].wrong, 0);
-                for (p = 0; p < 12; p++)
-                        total[p] += w[t].counts[p];
-        }
+        run(rkt, 0, 1, total);
         /* Keys spread over every partition of their bucket. */
         for (p = 0; p < 12; p++)
                 assert_true(total[p] > 0);
-        rd_kafka_topic_destroy(rkt);
-        rd_kafka_destroy(rk);
-        bp_test_drs_free(&drs);
+        bp_test_producer_close(rk, rkt, &drs);
 }
 
 /* Threads see 12 and 24 partitions interleaved: the layout cache flips
@@ -200,16 +189,11 @@ static void test_concurrent_growth(void **state) {
         bp_test_drs_t drs = {0};
         rd_kafka_topic_t *rkt;
         rd_kafka_t *rk = producer(&drs, "roundrobin", &rkt);
-        worker_t w[THREADS];
-        int t;
+        int total[12] = {0};
 
         (void)state;
-        run(rkt, w, 1, 0);
-        for (t = 0; t < THREADS; t++)
-                assert_int_equal(w[t].wrong, 0);
-        rd_kafka_topic_destroy(rkt);
-        rd_kafka_destroy(rk);
-        bp_test_drs_free(&drs);
+        run(rkt, 1, 0, total);
+        bp_test_producer_close(rk, rkt, &drs);
 }
 
 int main(void) {
@@ -218,5 +202,5 @@ int main(void) {
             cmocka_unit_test(test_hash_keeps_keys_together),
             cmocka_unit_test(test_concurrent_growth),
         };
-        return cmocka_run_group_tests(tests, setup, teardown);
+        return cmocka_run_group_tests(tests, setup, bp_test_cluster_teardown);
 }

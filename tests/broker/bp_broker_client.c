@@ -40,7 +40,6 @@
  *
  * Exit status: 0 on success, 1 on any error (with a message on stderr).
  */
-#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -50,7 +49,6 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <librdkafka/rdkafka.h>
 
@@ -60,22 +58,6 @@
 #define MAX_EXTRA   32
 #define MAX_BUCKETS 16
 #define BATCH_MAX   2000
-
-static volatile sig_atomic_t stop_requested;
-
-static void on_signal(int sig) {
-        (void)sig;
-        stop_requested = 1;
-}
-
-static void install_signals(void) {
-        struct sigaction sa;
-        memset(&sa, 0, sizeof(sa));
-        sa.sa_handler = on_signal;
-        sigemptyset(&sa.sa_mask);
-        sigaction(SIGTERM, &sa, NULL);
-        sigaction(SIGINT, &sa, NULL);
-}
 
 /* --- options ------------------------------------------------------------- */
 
@@ -236,12 +218,12 @@ static void on_delivery(rd_kafka_t *rk, const rd_kafka_message_t *m,
                 if (st->failed++ < 20)
                         fprintf(stderr,
                                 "%" PRId64 " delivery of id %ld failed: %s\n",
-                                bcu_wall_ms(), id, rd_kafka_err2str(m->err));
+                                tk_wall_ms(), id, rd_kafka_err2str(m->err));
                 return;
         }
         st->delivered++;
         fprintf(st->out, "%ld %d %" PRId64 " %" PRId64 "\n", id,
-                (int)m->partition, m->offset, bcu_wall_ms());
+                (int)m->partition, m->offset, tk_wall_ms());
 }
 
 static int cmd_produce(const opts_t *o) {
@@ -251,22 +233,19 @@ static int cmd_produce(const opts_t *o) {
         rd_kafka_conf_t *conf = bucket_conf(o, NULL);
         rd_kafka_t *rk;
         long id, produced = 0, enqueue_failed = 0;
-        int64_t t0 = bcu_mono_ns(), last_flush = 0, deadline;
+        int64_t t0 = tk_now_ns(), last_flush = 0, deadline;
         char fatal[512];
         rd_kafka_resp_err_t ferr;
 
         if (!o->out)
                 bcu_die("--out is required");
-        if (!(st.out = fopen(o->out, "w")))
-                bcu_die("%s: %s", o->out, strerror(errno));
-        rd_kafka_conf_set_dr_msg_cb(conf, on_delivery);
-        rd_kafka_conf_set_opaque(conf, &st);
-        if (!(rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr,
-                                sizeof(errstr))))
+        st.out = bcu_open_out(o->out, "");
+        if (!(rk = tk_producer(conf, on_delivery, &st, errstr,
+                               sizeof(errstr))))
                 bcu_die("rd_kafka_new: %s", errstr);
-        install_signals();
+        bcu_catch_signals(0);
 
-        for (id = o->start; !stop_requested && (!o->count ||
+        for (id = o->start; !bcu_stop && (!o->count ||
                                                 id < o->start + o->count);
              id++) {
                 const char *kb =
@@ -281,10 +260,10 @@ static int cmd_produce(const opts_t *o) {
                         int64_t due = t0 + (int64_t)((double)produced * 1e9 /
                                                      (double)o->rate);
                         int64_t wait;
-                        while ((wait = (due - bcu_mono_ns()) / 1000000) > 0 &&
-                               !stop_requested) {
+                        while ((wait = (due - tk_now_ns()) / 1000000) > 0 &&
+                               !bcu_stop) {
                                 rd_kafka_poll(rk, 0);
-                                bcu_sleep_us(1000L * (wait > 5 ? 5 : (int)wait));
+                                tk_sleep_us(1000L * (wait > 5 ? 5 : (int)wait));
                         }
                 }
                 for (;;) {
@@ -307,15 +286,15 @@ static int cmd_produce(const opts_t *o) {
                         produced++;
                 }
                 rd_kafka_poll(rk, 0);
-                if (bcu_mono_ns() - last_flush > 100000000LL) {
+                if (tk_now_ns() - last_flush > 100000000LL) {
                         fflush(st.out);
-                        last_flush = bcu_mono_ns();
+                        last_flush = tk_now_ns();
                 }
         }
         fprintf(stderr, "%" PRId64 " producer stops after id %ld; flushing\n",
-                bcu_wall_ms(), id - 1);
-        deadline = bcu_mono_ns() + 300000000000LL; /* message.timeout.ms */
-        while (rd_kafka_outq_len(rk) > 0 && bcu_mono_ns() < deadline) {
+                tk_wall_ms(), id - 1);
+        deadline = tk_now_ns() + 300000000000LL; /* message.timeout.ms */
+        while (rd_kafka_outq_len(rk) > 0 && tk_now_ns() < deadline) {
                 rd_kafka_poll(rk, 100);
                 fflush(st.out);
         }
@@ -340,31 +319,18 @@ static int cmd_produce(const opts_t *o) {
 static void track_assignment(rd_kafka_t *rk, FILE *af, char *last,
                              size_t last_size) {
         rd_kafka_topic_partition_list_t *a = NULL;
-        char now[4096];
-        size_t len = 0;
-        int i;
 
         if (rd_kafka_assignment(rk, &a) || !a)
                 return;
-        now[0] = '\0';
-        for (i = 0; i < a->cnt && len + 16 < sizeof(now); i++)
-                len += (size_t)snprintf(now + len, sizeof(now) - len, "%s%d",
-                                        i ? "," : "", a->elems[i].partition);
-        if (!a->cnt)
-                snprintf(now, sizeof(now), "-");
+        bcu_assignment_line(af, a, last, last_size);
         rd_kafka_topic_partition_list_destroy(a);
-        if (strcmp(now, last)) {
-                snprintf(last, last_size, "%s", now);
-                fprintf(af, "%" PRId64 " %s\n", bcu_wall_ms(), now);
-                fflush(af);
-        }
 }
 
 /* Writes the batch's lines, flushes them, then stores their offsets. */
 static void write_batch(rd_kafka_t *rk, FILE *out, rd_kafka_message_t **batch,
                         int n, long *consumed) {
         rd_kafka_topic_partition_list_t *store;
-        int64_t now = bcu_wall_ms();
+        int64_t now = tk_wall_ms();
         int i;
 
         if (!n)
@@ -372,22 +338,7 @@ static void write_batch(rd_kafka_t *rk, FILE *out, rd_kafka_message_t **batch,
         store = rd_kafka_topic_partition_list_new(n);
         for (i = 0; i < n; i++) {
                 rd_kafka_message_t *m = batch[i];
-                const char *k         = m->key ? (const char *)m->key : "";
-                size_t kl             = m->key ? m->key_len : 0, b = kl;
-                long id               = -1;
-                while (b > 0 && k[b - 1] != '-')
-                        b--;
-                if (b > 0 && b < kl) {
-                        char num[32];
-                        size_t nl = kl - b < sizeof(num) - 1 ? kl - b
-                                                             : sizeof(num) - 1;
-                        memcpy(num, k + b, nl);
-                        num[nl] = '\0';
-                        id      = strtol(num, NULL, 10);
-                }
-                fprintf(out, "%ld %d %" PRId64 " %.*s %" PRId64 "\n", id,
-                        (int)m->partition, m->offset,
-                        (int)(b > 0 ? b - 1 : kl), k, now);
+                bcu_record_line(out, m, now);
                 rd_kafka_topic_partition_list_add(
                     store, rd_kafka_topic_name(m->rkt), m->partition)
                     ->offset = m->offset + 1;
@@ -406,8 +357,7 @@ static int cmd_consume(const opts_t *o) {
         static rd_kafka_message_t *batch[BATCH_MAX];
         rd_kafka_conf_t *conf;
         rd_kafka_t *rk;
-        rd_kafka_topic_partition_list_t *sub;
-        char errstr[512], session[32], heartbeat[32], path[4096], last[4096];
+        char session[32], heartbeat[32], last[4096];
         FILE *out, *af;
         long consumed = 0, errors = 0;
         int n         = 0;
@@ -416,11 +366,8 @@ static int cmd_consume(const opts_t *o) {
 
         if (!o->bucket || !o->group || !o->out)
                 bcu_die("--bucket, --group and --out are required");
-        if (!(out = fopen(o->out, "w")))
-                bcu_die("%s: %s", o->out, strerror(errno));
-        snprintf(path, sizeof(path), "%s.assign", o->out);
-        if (!(af = fopen(path, "w")))
-                bcu_die("%s: %s", path, strerror(errno));
+        out = bcu_open_out(o->out, "");
+        af  = bcu_open_out(o->out, ".assign");
         snprintf(session, sizeof(session), "%ld", o->session_ms);
         snprintf(heartbeat, sizeof(heartbeat), "%ld",
                  o->session_ms / 6 > 100 ? o->session_ms / 6 : 100);
@@ -432,26 +379,15 @@ static int cmd_consume(const opts_t *o) {
         bcu_conf_set(conf, "auto.commit.interval.ms", "1000");
         bcu_conf_set(conf, "session.timeout.ms", session);
         bcu_conf_set(conf, "heartbeat.interval.ms", heartbeat);
-        if (!(rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr,
-                                sizeof(errstr))))
-                bcu_die("rd_kafka_new: %s", errstr);
-        rd_kafka_poll_set_consumer(rk);
-        sub = rd_kafka_topic_partition_list_new(1);
-        rd_kafka_topic_partition_list_add(sub, o->topic, RD_KAFKA_PARTITION_UA);
-        if (rd_kafka_subscribe(rk, sub))
-                bcu_die("subscribe failed");
-        rd_kafka_topic_partition_list_destroy(sub);
-        install_signals();
+        rk = bcu_subscribe(conf, o->topic);
+        bcu_catch_signals(0);
         last[0] = '\0';
 
-        while (!stop_requested) {
+        while (!bcu_stop) {
                 rd_kafka_message_t *m =
                     rd_kafka_consumer_poll(rk, n ? 0 : 100);
                 if (m && m->err) {
-                        if (m->err != RD_KAFKA_RESP_ERR__PARTITION_EOF &&
-                            errors++ < 50)
-                                fprintf(stderr, "%" PRId64 " consume: %s\n",
-                                        bcu_wall_ms(), rd_kafka_message_errstr(m));
+                        bcu_consume_error(m, &errors);
                         rd_kafka_message_destroy(m);
                         m = NULL;
                 } else if (m) {
@@ -461,16 +397,16 @@ static int cmd_consume(const opts_t *o) {
                         write_batch(rk, out, batch, n, &consumed);
                         n = 0;
                 }
-                if (bcu_mono_ns() - last_track > 100000000LL) {
+                if (tk_now_ns() - last_track > 100000000LL) {
                         track_assignment(rk, af, last, sizeof(last));
-                        last_track = bcu_mono_ns();
+                        last_track = tk_now_ns();
                 }
         }
         write_batch(rk, out, batch, n, &consumed);
         memset(&stats, 0, sizeof(stats));
         bp_stats(rk, &stats);
         rd_kafka_consumer_close(rk);
-        fprintf(af, "%" PRId64 " closed\n", bcu_wall_ms());
+        fprintf(af, "%" PRId64 " closed\n", tk_wall_ms());
         printf("consumed %ld errors %ld foreign %" PRIu64 "\n", consumed,
                errors, stats.foreign);
         rd_kafka_destroy(rk);
@@ -533,8 +469,8 @@ topic_metadata(rd_kafka_t *rk, const char *topic,
 /* Until the topic has \p partitions partitions, each with a leader. */
 static void wait_partitions(rd_kafka_t *rk, const char *topic,
                             long partitions) {
-        int64_t deadline = bcu_mono_ns() + 60000000000LL;
-        while (bcu_mono_ns() < deadline) {
+        int64_t deadline = tk_now_ns() + 60000000000LL;
+        while (tk_now_ns() < deadline) {
                 const struct rd_kafka_metadata *md;
                 const rd_kafka_metadata_topic_t *t =
                     topic_metadata(rk, topic, &md);
@@ -546,7 +482,7 @@ static void wait_partitions(rd_kafka_t *rk, const char *topic,
                         rd_kafka_metadata_destroy(md);
                 if (ok)
                         return;
-                bcu_sleep_us(1000L * (200));
+                tk_sleep_us(1000L * (200));
         }
         bcu_die("topic %s did not reach %ld partitions with leaders", topic,
                 partitions);
@@ -581,7 +517,7 @@ static int cmd_admin(const char *what, const opts_t *o) {
                         bcu_die("NewPartitions: %s", errstr);
                 rd_kafka_CreatePartitions(rk, &np, 1, NULL, q);
                 ev = admin_wait(q, RD_KAFKA_EVENT_CREATEPARTITIONS_RESULT);
-                acked = bcu_wall_ms();
+                acked = tk_wall_ms();
                 tres = rd_kafka_CreatePartitions_result_topics(
                     rd_kafka_event_CreatePartitions_result(ev), &cnt);
                 check_topic_results(tres, cnt);

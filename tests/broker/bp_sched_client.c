@@ -55,7 +55,6 @@
  *   Runs until SIGTERM or SIGINT, then closes the consumer (commits).
  *   Exit status: 0, or 1 on a usage or client error.
  */
-#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -64,7 +63,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <librdkafka/rdkafka.h>
 
@@ -73,15 +71,6 @@
 
 #define MAX_PARTS 256
 #define MAX_EXTRA 32
-
-static volatile sig_atomic_t stop_requested, judge_off;
-
-static void on_signal(int sig) {
-        if (sig == SIGUSR1)
-                judge_off = 1;
-        else
-                stop_requested = 1;
-}
 
 /* --- options ------------------------------------------------------------- */
 
@@ -193,16 +182,8 @@ static rd_kafka_conf_t *make_conf(const opts_t *o) {
         }
         bcu_conf_set(conf, "group.id", o->group);
         bcu_conf_set(conf, "auto.offset.reset", "earliest");
-        for (i = 0; i < o->extra_cnt; i++) {
-                char name[256];
-                const char *eq = strchr(o->extra[i], '=');
-                size_t n       = (size_t)(eq - o->extra[i]);
-                if (n >= sizeof(name))
-                        bcu_die("-X %s: name too long", o->extra[i]);
-                memcpy(name, o->extra[i], n);
-                name[n] = '\0';
-                bcu_conf_set(conf, name, eq + 1);
-        }
+        for (i = 0; i < o->extra_cnt; i++)
+                bcu_conf_set_pair(conf, o->extra[i]);
         rd_kafka_conf_set_error_cb(conf, bcu_on_error);
         return conf;
 }
@@ -254,21 +235,7 @@ static void parse_critical(judge_t *j, const char *list) {
 /* Writes the assignment to FILE.assign when it changed. */
 static void log_assignment(judge_t *j,
                            const rd_kafka_topic_partition_list_t *a) {
-        char now[sizeof(j->last_assign)];
-        size_t len = 0;
-        int i;
-
-        now[0] = '\0';
-        for (i = 0; i < a->cnt && len + 16 < sizeof(now); i++)
-                len += (size_t)snprintf(now + len, sizeof(now) - len, "%s%d",
-                                        i ? "," : "", a->elems[i].partition);
-        if (!a->cnt)
-                snprintf(now, sizeof(now), "-");
-        if (strcmp(now, j->last_assign)) {
-                snprintf(j->last_assign, sizeof(j->last_assign), "%s", now);
-                fprintf(j->af, "%" PRId64 " %s\n", bcu_wall_ms(), now);
-                fflush(j->af);
-        }
+        bcu_assignment_line(j->af, a, j->last_assign, sizeof(j->last_assign));
 }
 
 /* Re-reads the assignment. A partition starts, until the consumer's first
@@ -285,7 +252,7 @@ static void refresh(judge_t *j) {
         rd_kafka_topic_partition_list_t *a = NULL, *fresh;
         int now[MAX_PARTS] = {0}, all, i;
 
-        j->next_refresh_ms = (bcu_mono_ns() / 1000000) + 20;
+        j->next_refresh_ms = tk_now_ms() + 20;
         if (rd_kafka_assignment(j->rk, &a) || !a)
                 return;
         log_assignment(j, a);
@@ -362,7 +329,7 @@ static void episode_end(judge_t *j) {
         if (!j->episode)
                 return;
         fprintf(j->jf, "E %" PRId64 " %" PRId64 " %ld %" PRId64 "\n",
-                j->episode_start_ms, bcu_wall_ms(), j->episode, j->episode_lag);
+                j->episode_start_ms, tk_wall_ms(), j->episode, j->episode_lag);
         j->episode = 0;
 }
 
@@ -391,7 +358,7 @@ static void judge_strict(judge_t *j, int critical) {
         }
         if (j->episode++ == 0) {
                 j->episodes++;
-                j->episode_start_ms = bcu_wall_ms();
+                j->episode_start_ms = tk_wall_ms();
                 j->episode_lag      = 0;
         }
         if (lag > j->episode_lag)
@@ -418,39 +385,26 @@ static void judge_weighted(judge_t *j, int critical) {
         if (share > j->max_share)
                 j->max_share = share;
         j->windows++;
-        fprintf(j->jf, "W %" PRId64 " %ld %ld\n", bcu_wall_ms(),
+        fprintf(j->jf, "W %" PRId64 " %ld %ld\n", tk_wall_ms(),
                 j->window_critical, j->window_cnt);
         j->window_cnt = j->window_critical = 0;
 }
 
 /* Writes the record's line and judges it. */
 static void on_record(judge_t *j, const rd_kafka_message_t *m) {
-        const char *k = m->key ? (const char *)m->key : "";
-        size_t kl = m->key ? m->key_len : 0, b = kl;
-        long id   = -1;
         int critical =
             m->partition >= 0 && m->partition < MAX_PARTS &&
             j->critical[m->partition];
 
-        while (b > 0 && k[b - 1] != '-')
-                b--;
-        if (b > 0 && b < kl && kl - b < 24) {
-                char num[24];
-                memcpy(num, k + b, kl - b);
-                num[kl - b] = '\0';
-                id          = strtol(num, NULL, 10);
-        }
-        fprintf(j->out, "%ld %d %" PRId64 " %.*s %" PRId64 "\n", id,
-                (int)m->partition, m->offset, (int)(b > 0 ? b - 1 : kl), k,
-                bcu_wall_ms());
-        if ((b == 9 && !strncmp(k, "critical-", 9)) != critical)
+        bcu_record_line(j->out, m, tk_wall_ms());
+        if (tk_key_is_bucket(m->key, m->key_len, "critical") != critical)
                 j->misplaced++;
         j->delivered[critical ? 0 : 1]++;
-        if (judge_off) {
+        if (bcu_usr1) {
                 episode_end(j);
                 return;
         }
-        if ((bcu_mono_ns() / 1000000) >= j->next_refresh_ms)
+        if (tk_now_ms() >= j->next_refresh_ms)
                 refresh(j);
         if (j->o->judge == JUDGE_STRICT)
                 judge_strict(j, critical);
@@ -472,8 +426,8 @@ static void print_stats(judge_t *j) {
 
         fprintf(stderr, "%" PRId64 " delivered critical %ld bulk %ld, "
                         "episodes %ld worst %ld, windows %d%s",
-                bcu_wall_ms(), j->delivered[0], j->delivered[1], j->episodes,
-                j->worst, j->windows, judge_off ? " (judging ended)" : "");
+                tk_wall_ms(), j->delivered[0], j->delivered[1], j->episodes,
+                j->worst, j->windows, bcu_usr1 ? " (judging ended)" : "");
         for (b = 0; bp_consumer_bucket_stats(j->rk, b, &st) == 0; b++)
                 fprintf(stderr, " | %s lag %" PRId64 " (+%d unknown) parts %d "
                                 "paused %d pauses %" PRIu64,
@@ -533,10 +487,6 @@ static void print_summary(judge_t *j) {
 int main(int argc, char **argv) {
         static judge_t j;
         opts_t o;
-        rd_kafka_conf_t *conf;
-        rd_kafka_topic_partition_list_t *sub;
-        struct sigaction sa;
-        char errstr[512], path[4096];
         int64_t next_flush = 0, next_stats = 0;
 
         bcu_program = "bp-broker-sched";
@@ -545,41 +495,18 @@ int main(int argc, char **argv) {
         j.o         = &o;
         j.min_share = 100.0;
         parse_critical(&j, o.critical);
-        if (!(j.out = fopen(o.out, "w")))
-                bcu_die("%s: %s", o.out, strerror(errno));
-        snprintf(path, sizeof(path), "%s.assign", o.out);
-        if (!(j.af = fopen(path, "w")))
-                bcu_die("%s: %s", path, strerror(errno));
-        snprintf(path, sizeof(path), "%s.judge", o.out);
-        if (!(j.jf = fopen(path, "w")))
-                bcu_die("%s: %s", path, strerror(errno));
+        j.out = bcu_open_out(o.out, "");
+        j.af  = bcu_open_out(o.out, ".assign");
+        j.jf  = bcu_open_out(o.out, ".judge");
+        j.rk  = bcu_subscribe(make_conf(&o), o.topic);
+        bcu_catch_signals(1);
 
-        conf = make_conf(&o);
-        if (!(j.rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr,
-                                  sizeof(errstr))))
-                bcu_die("rd_kafka_new: %s", errstr);
-        rd_kafka_poll_set_consumer(j.rk);
-        sub = rd_kafka_topic_partition_list_new(1);
-        rd_kafka_topic_partition_list_add(sub, o.topic, RD_KAFKA_PARTITION_UA);
-        if (rd_kafka_subscribe(j.rk, sub))
-                bcu_die("subscribe failed");
-        rd_kafka_topic_partition_list_destroy(sub);
-        memset(&sa, 0, sizeof(sa));
-        sa.sa_handler = on_signal;
-        sigemptyset(&sa.sa_mask);
-        sigaction(SIGTERM, &sa, NULL);
-        sigaction(SIGINT, &sa, NULL);
-        sigaction(SIGUSR1, &sa, NULL);
-
-        while (!stop_requested) {
+        while (!bcu_stop) {
                 rd_kafka_message_t *m = rd_kafka_consumer_poll(j.rk, 100);
-                int64_t now           = (bcu_mono_ns() / 1000000);
+                int64_t now           = tk_now_ms();
                 int record            = m && !m->err;
                 if (m && m->err) {
-                        if (m->err != RD_KAFKA_RESP_ERR__PARTITION_EOF &&
-                            j.errors++ < 50)
-                                fprintf(stderr, "%" PRId64 " consume: %s\n",
-                                        bcu_wall_ms(), rd_kafka_message_errstr(m));
+                        bcu_consume_error(m, &j.errors);
                 } else if (m) {
                         on_record(&j, m);
                 } else if (now >= j.next_refresh_ms) {
@@ -597,7 +524,7 @@ int main(int argc, char **argv) {
                         next_stats = now + 1000;
                 }
                 if (record && o.work_us)
-                        bcu_sleep_us(o.work_us); /* the application's work */
+                        tk_sleep_us(o.work_us); /* the application's work */
         }
         episode_end(&j);
         print_stats(&j);
@@ -605,7 +532,7 @@ int main(int argc, char **argv) {
         fflush(j.out);
         fflush(j.jf);
         rd_kafka_consumer_close(j.rk);
-        fprintf(j.af, "%" PRId64 " closed\n", bcu_wall_ms());
+        fprintf(j.af, "%" PRId64 " closed\n", tk_wall_ms());
         rd_kafka_destroy(j.rk);
         fclose(j.out);
         fclose(j.af);
