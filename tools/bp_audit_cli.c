@@ -191,6 +191,13 @@ int main(int argc, char **argv) {
 
         while ((opt = getopt_long(argc, argv, "X:", opts, NULL)) != -1) {
                 char *eq;
+                /* An option that stands for a property overrides it. */
+                property = property_of(opt);
+                if (property) {
+                        if (audit_props_set(&overrides, property, optarg))
+                                goto oom;
+                        continue;
+                }
                 switch (opt) {
                 case 'c':
                         config = optarg;
@@ -237,14 +244,9 @@ int main(int argc, char **argv) {
                         usage(stdout);
                         rc = 0;
                         goto out;
-                default: /* an option for a property, or a wrong one */
-                        property = property_of(opt);
-                        if (!property) {
-                                usage(stderr);
-                                goto out;
-                        }
-                        if (audit_props_set(&overrides, property, optarg))
-                                goto oom;
+                default:
+                        usage(stderr);
+                        goto out;
                 }
         }
         if (optind < argc) {

@@ -147,6 +147,14 @@ int main(int argc, char **argv) {
 
         bp_config_init(&cfg);
         while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+                /* --buckets, --allocation, --layout, --delimiter */
+                property = bp_cli_layout_property(opt);
+                if (property) {
+                        if (bp_config_set(&cfg, property, optarg, err,
+                                          sizeof(err)) != BP_SET_OK)
+                                return bad("%s", err);
+                        continue;
+                }
                 switch (opt) {
                 case 'p':
                         partitions = optarg;
@@ -160,15 +168,9 @@ int main(int argc, char **argv) {
                 case 'h':
                         usage(stdout);
                         return 0;
-                default: /* a layout option, or a wrong one */
-                        property = bp_cli_layout_property(opt);
-                        if (!property) {
-                                usage(stderr);
-                                return 2;
-                        }
-                        if (bp_config_set(&cfg, property, optarg, err,
-                                          sizeof(err)) != BP_SET_OK)
-                                return bad("%s", err);
+                default:
+                        usage(stderr);
+                        return 2;
                 }
         }
         if (optind < argc)
