@@ -11,6 +11,7 @@
  *   demo_cluster.h   the mock cluster or a real one, topics by Admin API
  *   demo_conf.h      client configurations, the plugin by properties
  *   demo_producer.h  the record format (id, class, send time) and producers
+ *   demo_thread.h    starting and stopping the producer and consumer threads
  *   demo_svg.h       the SVG charts of the HTML reports
  *
  * The demo's own parts (options, runs, consumers, scheduler, view, report)
@@ -26,6 +27,7 @@
 #include "demo_producer.h"
 #include "demo_stats.h"
 #include "demo_svg.h"
+#include "demo_thread.h"
 #include "demo_time.h"
 
 #endif /* DEMO_KIT_H */
