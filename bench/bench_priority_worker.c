@@ -108,21 +108,15 @@ int bpb_worker_start(bpb_worker_t *w, const demo_setup_t *s, char *err,
         atomic_init(&w->assigned, 0);
         atomic_init(&w->paused, 0);
         atomic_init(&w->consumed, 0);
-        if (pthread_create(&w->thread, NULL, run, w)) {
-                snprintf(err, err_size, "cannot start a thread");
+        if (demo_thread_start(&w->thread, run, w, err, err_size)) {
                 rd_kafka_consumer_close(w->rk);
                 rd_kafka_destroy(w->rk);
                 w->rk = NULL;
                 return -1;
         }
-        w->started = 1;
         return 0;
 }
 
 void bpb_worker_stop(bpb_worker_t *w) {
-        if (!w->started)
-                return;
-        atomic_store(&w->stop, 1);
-        pthread_join(w->thread, NULL);
-        w->started = 0;
+        demo_thread_stop(&w->thread, &w->stop);
 }

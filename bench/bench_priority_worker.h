@@ -13,7 +13,6 @@
 #ifndef BENCH_PRIORITY_WORKER_H
 #define BENCH_PRIORITY_WORKER_H
 
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 
@@ -33,8 +32,7 @@ typedef struct bpb_worker {
         int hold;                  /**< Pause the assignment until the gate
                                     *   opens (workers that read bulk). */
         rd_kafka_t *rk;
-        pthread_t thread;
-        int started;
+        demo_thread_t thread;
         atomic_int stop;
         atomic_ullong assigned;    /**< Bit p: partition p assigned. */
         atomic_ullong paused;      /**< Bit p: partition p paused by us. */

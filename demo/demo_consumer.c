@@ -181,14 +181,12 @@ int demo_consumer_start(demo_consumer_t *c, const demo_setup_t *s, char *err,
                 atomic_init(&c->sched[i].paused_ms, 0);
                 atomic_init(&c->sched[i].paused, 0);
         }
-        if (pthread_create(&c->thread, NULL, run, c)) {
-                snprintf(err, err_size, "cannot start a thread");
+        if (demo_thread_start(&c->thread, run, c, err, err_size)) {
                 rd_kafka_consumer_close(c->rk);
                 rd_kafka_destroy(c->rk);
                 c->rk = NULL;
                 return -1;
         }
-        c->started = 1;
         return 0;
 }
 
@@ -197,11 +195,7 @@ void demo_consumer_kill(demo_consumer_t *c) {
 }
 
 void demo_consumer_stop(demo_consumer_t *c) {
-        if (!c->started)
-                return;
-        atomic_store(&c->stop, 1);
-        pthread_join(c->thread, NULL);
-        c->started = 0;
+        demo_thread_stop(&c->thread, &c->stop);
 }
 
 void demo_partitions_text(uint64_t mask, char *out, size_t size) {

@@ -10,7 +10,6 @@
 #ifndef DEMO_CONSUMER_H
 #define DEMO_CONSUMER_H
 
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 
@@ -19,6 +18,7 @@
 #include "demo_conf.h"
 #include "demo_plugin.h"
 #include "demo_stats.h"
+#include "demo_thread.h"
 
 /** Most workers one run starts (a crashed one replaced included). */
 #define DEMO_MAX_WORKERS 16
@@ -38,8 +38,7 @@ typedef struct demo_consumer {
         atomic_llong *cost_us;     /**< Processing cost, set by the run. */
         const demo_plugin_t *plugin; /**< For its stats; NULL: shared. */
         rd_kafka_t *rk;
-        pthread_t thread;
-        int started;
+        demo_thread_t thread;
         atomic_int stop;           /**< Close cleanly and exit. */
         atomic_int kill;           /**< Die abruptly and exit. */
         atomic_int dead;           /**< The thread has exited. */

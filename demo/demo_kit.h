@@ -13,6 +13,7 @@
  *                    Admin API
  *   demo_conf.h      client configurations, the plugin by properties
  *   demo_producer.h  the record format (id, class, send time) and producers
+ *   demo_thread.h    starting and stopping the producer and consumer threads
  *   demo_svg.h       the SVG charts of the HTML reports
  *
  * The demo's own parts (options, runs, consumers, scheduler, view, report)
@@ -28,6 +29,7 @@
 #include "demo_producer.h"
 #include "demo_stats.h"
 #include "demo_svg.h"
+#include "demo_thread.h"
 #include "demo_time.h"
 
 #endif /* DEMO_KIT_H */

@@ -126,12 +126,7 @@ int demo_producer_create(demo_producer_t *p, const demo_setup_t *s,
 }
 
 int demo_producer_start(demo_producer_t *p, char *err, size_t err_size) {
-        if (pthread_create(&p->thread, NULL, run, p)) {
-                snprintf(err, err_size, "cannot start a thread");
-                return -1;
-        }
-        p->started = 1;
-        return 0;
+        return demo_thread_start(&p->thread, run, p, err, err_size);
 }
 
 void demo_producer_stop(demo_producer_t *p) {
@@ -139,12 +134,9 @@ void demo_producer_stop(demo_producer_t *p) {
 }
 
 void demo_producer_destroy(demo_producer_t *p) {
-        if (p->started) {
-                atomic_store(&p->stop, 1);
-                atomic_store(&p->abandon, 1);
-                pthread_join(p->thread, NULL);
-                p->started = 0;
-        }
+        /* No waiting for delivery reports once told to stop. */
+        atomic_store(&p->abandon, 1);
+        demo_thread_stop(&p->thread, &p->stop);
         if (p->rk) {
                 rd_kafka_flush(p->rk, 5000);
                 rd_kafka_destroy(p->rk);

@@ -7,7 +7,6 @@
 #ifndef DEMO_PRODUCER_H
 #define DEMO_PRODUCER_H
 
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 
@@ -15,6 +14,7 @@
 
 #include "demo_conf.h"
 #include "demo_stats.h"
+#include "demo_thread.h"
 
 typedef struct demo_producer {
         demo_class_t cls;
@@ -25,8 +25,7 @@ typedef struct demo_producer {
         demo_stats_t *st;
         const char *topic;
         rd_kafka_t *rk;
-        pthread_t thread;
-        int started;
+        demo_thread_t thread;
         atomic_int stop;       /**< Ask the thread to stop sending. */
         atomic_int sending_done; /**< Every record handed to librdkafka. */
         atomic_int done;       /**< ...and every delivery report back. */

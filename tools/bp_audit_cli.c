@@ -24,6 +24,7 @@
 #include "audit/audit_owner.h"
 #include "audit/audit_props.h"
 #include "audit/audit_report.h"
+#include "bp_cli_layout_options.h"
 #include "bp_cli_number.h"
 #include "bp_config.h"
 #include "bp_list.h"
@@ -61,6 +62,21 @@ static int bad(const char *msg) {
 static long number(const char *opt, const char *s, long min, long max) {
         long v;
         return bp_cli_whole("bp-audit", opt, s, min, max, &v) ? -1 : v;
+}
+
+/* The property option \p opt (as getopt_long() returns it) stands for;
+ * NULL for an option that sets none. */
+static const char *property_of(int opt) {
+        switch (opt) {
+        case 'B':
+                return "bootstrap.servers";
+        case 't':
+                return BP_PROP_TOPIC;
+        case 'g':
+                return "group.id";
+        default:
+                return bp_cli_layout_property(opt);
+        }
 }
 
 /* Applies the bucket.priority.* properties to \p cfg. */
@@ -155,10 +171,7 @@ int main(int argc, char **argv) {
             {"bootstrap", required_argument, NULL, 'B'},
             {"topic", required_argument, NULL, 't'},
             {"group", required_argument, NULL, 'g'},
-            {"buckets", required_argument, NULL, 'b'},
-            {"allocation", required_argument, NULL, 'a'},
-            {"layout", required_argument, NULL, 'l'},
-            {"delimiter", required_argument, NULL, 'd'},
+            BP_CLI_LAYOUT_OPTIONS,
             {"records", required_argument, NULL, 'n'},
             {"timeout", required_argument, NULL, 'T'},
             {"growth-to", required_argument, NULL, 'G'},
@@ -167,16 +180,9 @@ int main(int argc, char **argv) {
             {"json", no_argument, NULL, 'j'},
             {"help", no_argument, NULL, 'h'},
             {NULL, 0, NULL, 0}};
-        const char *prop[128] = {['B'] = "bootstrap.servers",
-                                 ['t'] = BP_PROP_TOPIC,
-                                 ['g'] = "group.id",
-                                 ['b'] = BP_PROP_BUCKETS,
-                                 ['a'] = BP_PROP_ALLOCATION,
-                                 ['l'] = BP_PROP_LAYOUT,
-                                 ['d'] = BP_PROP_DELIMITER};
         audit_props_t props = {0}, overrides = {0};
         audit_cluster_t cluster;
-        const char *config = NULL, *grown_from = NULL;
+        const char *config = NULL, *grown_from = NULL, *property;
         long records = DEFAULT_RECORDS, timeout = DEFAULT_TIMEOUT_MS,
              growth_to = 0, watch = 0;
         int json = 0, opt, i, rc = 2;
@@ -185,19 +191,16 @@ int main(int argc, char **argv) {
 
         while ((opt = getopt_long(argc, argv, "X:", opts, NULL)) != -1) {
                 char *eq;
+                /* An option that stands for a property overrides it. */
+                property = property_of(opt);
+                if (property) {
+                        if (audit_props_set(&overrides, property, optarg))
+                                goto oom;
+                        continue;
+                }
                 switch (opt) {
                 case 'c':
                         config = optarg;
-                        break;
-                case 'B':
-                case 't':
-                case 'g':
-                case 'b':
-                case 'a':
-                case 'l':
-                case 'd':
-                        if (audit_props_set(&overrides, prop[opt], optarg))
-                                goto oom;
                         break;
                 case 'X':
                         eq = strchr(optarg, '=');

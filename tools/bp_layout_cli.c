@@ -14,10 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bp_cli_layout_options.h"
 #include "bp_config.h"
 #include "bp_escape.h"
 #include "bp_layout.h"
-#include "bp_properties.h"
 #include "bp_list.h"
 
 #define MAX_STEPS 64
@@ -132,37 +132,30 @@ static int print_moves(const bp_config_t *cfg, const bp_layout_t *prev,
 
 int main(int argc, char **argv) {
         static const struct option opts[] = {
-            {"buckets", required_argument, NULL, 'b'},
-            {"allocation", required_argument, NULL, 'a'},
+            BP_CLI_LAYOUT_OPTIONS,
             {"partitions", required_argument, NULL, 'p'},
-            {"layout", required_argument, NULL, 'l'},
             {"growth", required_argument, NULL, 'g'},
-            {"delimiter", required_argument, NULL, 'd'},
             {"json", no_argument, NULL, 'j'},
             {"help", no_argument, NULL, 'h'},
             {NULL, 0, NULL, 0}};
-        const char *prop[] = {['b'] = BP_PROP_BUCKETS,
-                              ['a'] = BP_PROP_ALLOCATION,
-                              ['l'] = BP_PROP_LAYOUT,
-                              ['d'] = BP_PROP_DELIMITER};
         bp_config_t cfg;
         bp_layout_t *layouts[MAX_STEPS] = {0};
         int32_t steps[MAX_STEPS];
         int nsteps = 0, json = 0, opt, i, rc = 0;
-        const char *growth = NULL, *partitions = NULL;
+        const char *growth = NULL, *partitions = NULL, *property;
         char err[512];
 
         bp_config_init(&cfg);
         while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-                switch (opt) {
-                case 'b':
-                case 'a':
-                case 'l':
-                case 'd':
-                        if (bp_config_set(&cfg, prop[opt], optarg, err,
+                /* --buckets, --allocation, --layout, --delimiter */
+                property = bp_cli_layout_property(opt);
+                if (property) {
+                        if (bp_config_set(&cfg, property, optarg, err,
                                           sizeof(err)) != BP_SET_OK)
                                 return bad("%s", err);
-                        break;
+                        continue;
+                }
+                switch (opt) {
                 case 'p':
                         partitions = optarg;
                         break;

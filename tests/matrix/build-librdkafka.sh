@@ -48,22 +48,10 @@ if [ -d "$prefix" ] && [ -n "$(ls -A "$prefix")" ] &&
 fi
 
 # Build tools from Debian, installed when missing (root or sudo).
-need=()
-command -v cc >/dev/null || need+=(build-essential)
-command -v make >/dev/null || need+=(make)
-command -v pkg-config >/dev/null || need+=(pkg-config)
-command -v npm >/dev/null || need+=(npm)
-command -v python3 >/dev/null || need+=(python3)
-dpkg-query -W -f='${Status}' zlib1g-dev 2>/dev/null |
-        grep -q "install ok installed" || need+=(zlib1g-dev)
-if [ ${#need[@]} -gt 0 ]; then
-        log "installing from Debian: ${need[*]}"
-        sudo=""
-        [ "$(id -u)" -ne 0 ] && sudo="sudo"
-        export DEBIAN_FRONTEND=noninteractive
-        $sudo apt-get update -qq >&2
-        $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >&2
-fi
+# shellcheck source=../lib/apt-ensure.sh
+. "$(dirname "$0")/../lib/apt-ensure.sh"
+apt_ensure build-librdkafka cc=build-essential make=make \
+        pkg-config=pkg-config npm=npm python3=python3 zlib1g-dev
 
 start=$(date +%s)
 work=$(mktemp -d "${TMPDIR:-/tmp}/bp-librdkafka.XXXXXX")

@@ -121,19 +121,6 @@ void audit_cluster_watermarks(audit_cluster_t *c, audit_t *a) {
         }
 }
 
-/* Waits for the result event of \p type on \p q; NULL on timeout. */
-static rd_kafka_event_t *wait_result(rd_kafka_queue_t *q, int type,
-                                     int timeout_ms, int *abandoned) {
-        rd_kafka_event_t *ev;
-        while ((ev = rd_kafka_queue_poll(q, timeout_ms + 1000))) {
-                if (rd_kafka_event_type(ev) == type)
-                        return ev;
-                rd_kafka_event_destroy(ev);
-        }
-        *abandoned = 1;
-        return NULL;
-}
-
 static rd_kafka_AdminOptions_t *options(audit_cluster_t *c,
                                         rd_kafka_admin_op_t op) {
         rd_kafka_AdminOptions_t *o = rd_kafka_AdminOptions_new(c->admin, op);
@@ -141,6 +128,31 @@ static rd_kafka_AdminOptions_t *options(audit_cluster_t *c,
         rd_kafka_AdminOptions_set_request_timeout(o, c->timeout_ms, e,
                                                   sizeof(e));
         return o;
+}
+
+/* Waits for the result event of \p type of an Admin request on \p q.
+ * NULL when the request failed or got no answer in time, after recording
+ * the finding "<what>: <why>" (the check \p what names is then not done). */
+static rd_kafka_event_t *admin_result(audit_cluster_t *c, audit_t *a,
+                                      rd_kafka_queue_t *q, int type,
+                                      const char *what) {
+        rd_kafka_event_t *ev;
+        while ((ev = rd_kafka_queue_poll(q, c->timeout_ms + 1000))) {
+                if (rd_kafka_event_type(ev) == type)
+                        break;
+                rd_kafka_event_destroy(ev);
+        }
+        if (!ev)
+                c->abandoned = 1;
+        else if (!rd_kafka_event_error(ev))
+                return ev;
+        audit_add_finding(a, AUDIT_F_UNCHECKED, -1, -1, -1, -1, 0, "%s: %s",
+                          what,
+                          ev ? rd_kafka_event_error_string(ev)
+                             : "no answer within the timeout");
+        if (ev)
+                rd_kafka_event_destroy(ev);
+        return NULL;
 }
 
 /* The buckets named by "b1+b2+..." (the suffix of a multi-bucket group),
@@ -182,18 +194,11 @@ static void list_multi_groups(audit_cluster_t *c, audit_t *a,
 
         rd_kafka_ListConsumerGroups(c->admin, o, q);
         rd_kafka_AdminOptions_destroy(o);
-        ev = wait_result(q, RD_KAFKA_EVENT_LISTCONSUMERGROUPS_RESULT,
-                         c->timeout_ms, &c->abandoned);
-        if (!ev || rd_kafka_event_error(ev)) {
-                audit_add_finding(a, AUDIT_F_UNCHECKED, -1, -1, -1, -1, 0,
-                                  "groups of several buckets not looked for: "
-                                  "listing groups failed: %s",
-                                  ev ? rd_kafka_event_error_string(ev)
-                                     : "no answer within the timeout");
-                if (ev)
-                        rd_kafka_event_destroy(ev);
+        ev = admin_result(c, a, q, RD_KAFKA_EVENT_LISTCONSUMERGROUPS_RESULT,
+                          "groups of several buckets not looked for: "
+                          "listing groups failed");
+        if (!ev)
                 return;
-        }
         {
                 const rd_kafka_error_t **errs =
                     rd_kafka_ListConsumerGroups_result_errors(
@@ -257,24 +262,19 @@ static void describe_group(audit_cluster_t *c, audit_t *a, int one,
         rd_kafka_AdminOptions_t *o =
             options(c, RD_KAFKA_ADMIN_OP_DESCRIBECONSUMERGROUPS);
         rd_kafka_event_t *ev;
+        char what[sizeof(a->groups->name) + 64];
         size_t i, cnt, m;
         int g;
 
         rd_kafka_DescribeConsumerGroups(c->admin, names, 1, o, q);
         rd_kafka_AdminOptions_destroy(o);
-        ev = wait_result(q, RD_KAFKA_EVENT_DESCRIBECONSUMERGROUPS_RESULT,
-                         c->timeout_ms, &c->abandoned);
-        if (!ev || rd_kafka_event_error(ev)) {
-                audit_add_finding(a, AUDIT_F_UNCHECKED, -1, -1, -1, -1, 0,
-                                  "ownership of %s not checked: describing "
-                                  "the group failed: %s",
-                                  a->groups[one].name,
-                                  ev ? rd_kafka_event_error_string(ev)
-                                     : "no answer within the timeout");
-                if (ev)
-                        rd_kafka_event_destroy(ev);
+        snprintf(what, sizeof(what),
+                 "ownership of %s not checked: describing the group failed",
+                 a->groups[one].name);
+        ev = admin_result(c, a, q,
+                          RD_KAFKA_EVENT_DESCRIBECONSUMERGROUPS_RESULT, what);
+        if (!ev)
                 return;
-        }
         d = rd_kafka_DescribeConsumerGroups_result_groups(
             rd_kafka_event_DescribeConsumerGroups_result(ev), &cnt);
         for (i = 0; i < cnt; i++) {

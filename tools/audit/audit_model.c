@@ -26,6 +26,21 @@ int audit_finding_is_fault(audit_finding_kind_t kind) {
         return kind <= AUDIT_F_NOT_BUCKET;
 }
 
+/* Sets bit b of owners[p] for the bucket b that owns partition p when the
+ * topic has \p partition_cnt partitions. 0, or -1 with \p err set. */
+static int add_owners(const bp_config_t *cfg, int32_t partition_cnt,
+                      uint64_t *owners, char *err, size_t err_size) {
+        bp_layout_t *l = bp_layout_compute(cfg, partition_cnt, err, err_size);
+        int32_t p;
+
+        if (!l)
+                return -1;
+        for (p = 0; p < partition_cnt; p++)
+                owners[p] |= 1ull << l->bucket_of[p];
+        bp_layout_destroy(l);
+        return 0;
+}
+
 /* Bit b of history[p]: bucket b owned partition p at some count from the
  * bucket count up to now (contiguous layouts move partitions as the topic
  * grows; stable ones never do). */
@@ -36,14 +51,9 @@ static int fill_history(audit_t *a, char *err, size_t err_size) {
                 a->history[p] = a->past[p] = 1ull << a->layout->bucket_of[p];
         if (a->cfg->layout == BP_LAYOUT_STABLE || n > AUDIT_HISTORY_MAX)
                 return 0;
-        for (cnt = a->cfg->bucket_cnt; cnt < n; cnt++) {
-                bp_layout_t *l = bp_layout_compute(a->cfg, cnt, err, err_size);
-                if (!l)
+        for (cnt = a->cfg->bucket_cnt; cnt < n; cnt++)
+                if (add_owners(a->cfg, cnt, a->history, err, err_size))
                         return -1;
-                for (p = 0; p < cnt; p++)
-                        a->history[p] |= 1ull << l->bucket_of[p];
-                bp_layout_destroy(l);
-        }
         return 0;
 }
 
@@ -77,9 +87,6 @@ int audit_init(audit_t *a, const bp_config_t *cfg, const char *base_group,
 
 int audit_add_past(audit_t *a, int32_t partition_cnt, char *err,
                    size_t err_size) {
-        bp_layout_t *l;
-        int32_t p;
-
         if (partition_cnt >= a->layout->partition_cnt) {
                 snprintf(err, err_size,
                          "--grown-from %d: not below the topic's %d "
@@ -87,13 +94,7 @@ int audit_add_past(audit_t *a, int32_t partition_cnt, char *err,
                          (int)partition_cnt, (int)a->layout->partition_cnt);
                 return -1;
         }
-        l = bp_layout_compute(a->cfg, partition_cnt, err, err_size);
-        if (!l)
-                return -1;
-        for (p = 0; p < partition_cnt; p++)
-                a->past[p] |= 1ull << l->bucket_of[p];
-        bp_layout_destroy(l);
-        return 0;
+        return add_owners(a->cfg, partition_cnt, a->past, err, err_size);
 }
 
 int audit_add_group(audit_t *a, const char *name, const int *buckets,

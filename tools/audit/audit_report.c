@@ -178,10 +178,21 @@ void audit_print_text(FILE *f, const audit_t *a, const bp_layout_t *growth) {
 
 /* --- JSON --------------------------------------------------------------- */
 
+/* Writes \p s as a JSON string, or null when \p s is NULL. */
 static void jstr(FILE *f, const char *s) {
         char buf[JSON_STR_SIZE];
+        if (!s) {
+                fprintf(f, "null");
+                return;
+        }
         bp_json_escape(s, strlen(s), buf, sizeof(buf));
         fprintf(f, "\"%s\"", buf);
+}
+
+/* Writes the member ,"<key>": with string \p s (or null, as jstr()). */
+static void jfield(FILE *f, const char *key, const char *s) {
+        fprintf(f, ",\"%s\":", key);
+        jstr(f, s);
 }
 
 static void jints(FILE *f, const int32_t *v, int n) {
@@ -214,11 +225,7 @@ static void json_buckets(FILE *f, const audit_t *a) {
                 jints(f, bucket_parts(a->layout, b), a->layout->count[b]);
                 fprintf(f, ",\"lag\":");
                 jlag(f, lag);
-                fprintf(f, ",\"lag_group\":");
-                if (g >= 0)
-                        jstr(f, a->groups[g].name);
-                else
-                        fprintf(f, "null");
+                jfield(f, "lag_group", g >= 0 ? a->groups[g].name : NULL);
                 fprintf(f, ",\"uncommitted_partitions\":%d}", unc);
         }
         fprintf(f, "]");
@@ -231,9 +238,8 @@ static void json_partitions(FILE *f, const audit_t *a) {
         for (p = 0; p < a->layout->partition_cnt; p++) {
                 const audit_partition_t *pt = &a->parts[p];
                 int b                       = a->layout->bucket_of[p];
-                fprintf(f, "%s{\"partition\":%d,\"bucket\":", p ? "," : "",
-                        (int)p);
-                jstr(f, a->cfg->buckets[b].name);
+                fprintf(f, "%s{\"partition\":%d", p ? "," : "", (int)p);
+                jfield(f, "bucket", a->cfg->buckets[b].name);
                 fprintf(f, ",\"low\":%lld,\"high\":%lld,\"lag\":",
                         (long long)pt->low, (long long)pt->high);
                 jlag(f, audit_partition_lag(a, audit_lag_group(a, b), p,
@@ -266,21 +272,16 @@ static void json_groups(FILE *f, const audit_t *a) {
                         fprintf(f, "%s", k ? "," : "");
                         jstr(f, a->cfg->buckets[grp->buckets[k]].name);
                 }
-                fprintf(f, "],\"described\":%s,\"state\":",
+                fprintf(f, "],\"described\":%s",
                         grp->described ? "true" : "false");
-                if (grp->described)
-                        jstr(f, grp->state);
-                else
-                        fprintf(f, "null");
+                jfield(f, "state", grp->described ? grp->state : NULL);
                 fprintf(f, ",\"members\":[");
                 for (m = 0; m < grp->member_cnt; m++) {
                         const audit_member_t *mem = &grp->members[m];
                         fprintf(f, "%s{\"consumer_id\":", m ? "," : "");
                         jstr(f, mem->consumer_id);
-                        fprintf(f, ",\"client_id\":");
-                        jstr(f, mem->client_id);
-                        fprintf(f, ",\"host\":");
-                        jstr(f, mem->host);
+                        jfield(f, "client_id", mem->client_id);
+                        jfield(f, "host", mem->host);
                         fprintf(f, ",\"assigned\":");
                         jints(f, mem->indexes, mem->index_cnt);
                         fprintf(f, ",\"reads\":");
@@ -317,11 +318,10 @@ static void json_growth(FILE *f, const audit_t *a, const bp_layout_t *l) {
         for (p = 0; p < a->layout->partition_cnt; p++) {
                 if (a->layout->bucket_of[p] == l->bucket_of[p])
                         continue;
-                fprintf(f, "%s{\"partition\":%d,\"from\":", k++ ? "," : "",
-                        (int)p);
-                jstr(f, a->cfg->buckets[a->layout->bucket_of[p]].name);
-                fprintf(f, ",\"to\":");
-                jstr(f, a->cfg->buckets[l->bucket_of[p]].name);
+                fprintf(f, "%s{\"partition\":%d", k++ ? "," : "", (int)p);
+                jfield(f, "from",
+                       a->cfg->buckets[a->layout->bucket_of[p]].name);
+                jfield(f, "to", a->cfg->buckets[l->bucket_of[p]].name);
                 fprintf(f, "}");
         }
         fprintf(f, "]}");
@@ -332,31 +332,26 @@ static void json_findings(FILE *f, const audit_t *a) {
         fprintf(f, "\"findings\":[");
         for (i = 0; i < a->finding_cnt; i++) {
                 const audit_finding_t *x = &a->findings[i];
-                fprintf(f, "%s{\"kind\":\"%s\",\"fault\":%s,\"bucket\":",
-                        i ? "," : "", audit_finding_name(x->kind),
+                const audit_group_t *grp =
+                    x->group >= 0 ? &a->groups[x->group] : NULL;
+                fprintf(f, "%s{\"kind\":\"%s\",\"fault\":%s", i ? "," : "",
+                        audit_finding_name(x->kind),
                         audit_finding_is_fault(x->kind) ? "true" : "false");
-                if (x->bucket >= 0)
-                        jstr(f, a->cfg->buckets[x->bucket].name);
-                else
-                        fprintf(f, "null");
+                jfield(f, "bucket",
+                       x->bucket >= 0 ? a->cfg->buckets[x->bucket].name
+                                      : NULL);
                 fprintf(f, ",\"partition\":");
                 if (x->partition >= 0)
                         fprintf(f, "%d", (int)x->partition);
                 else
                         fprintf(f, "null");
-                fprintf(f, ",\"group\":");
-                if (x->group >= 0)
-                        jstr(f, a->groups[x->group].name);
-                else
-                        fprintf(f, "null");
-                fprintf(f, ",\"member\":");
-                if (x->group >= 0 && x->member >= 0)
-                        jstr(f, a->groups[x->group].members[x->member]
-                                    .consumer_id);
-                else
-                        fprintf(f, "null");
-                fprintf(f, ",\"count\":%lld,\"text\":", (long long)x->count);
-                jstr(f, x->text);
+                jfield(f, "group", grp ? grp->name : NULL);
+                jfield(f, "member",
+                       grp && x->member >= 0
+                           ? grp->members[x->member].consumer_id
+                           : NULL);
+                fprintf(f, ",\"count\":%lld", (long long)x->count);
+                jfield(f, "text", x->text);
                 fprintf(f, "}");
         }
         fprintf(f, "]");
@@ -364,15 +359,12 @@ static void json_findings(FILE *f, const audit_t *a) {
 
 void audit_print_json(FILE *f, const audit_t *a, const bp_layout_t *growth) {
         int faults = audit_fault_count(a);
-        fprintf(f, "{\"version\":1,\"topic\":");
-        jstr(f, a->cfg->topic);
-        fprintf(f, ",\"partitions\":%d,\"layout\":\"%s\",\"group_id\":",
+        fprintf(f, "{\"version\":1");
+        jfield(f, "topic", a->cfg->topic);
+        fprintf(f, ",\"partitions\":%d,\"layout\":\"%s\"",
                 (int)a->layout->partition_cnt,
                 a->cfg->layout == BP_LAYOUT_STABLE ? "stable" : "contiguous");
-        if (a->base_group[0])
-                jstr(f, a->base_group);
-        else
-                fprintf(f, "null");
+        jfield(f, "group_id", a->base_group[0] ? a->base_group : NULL);
         fprintf(f, ",\"healthy\":%s,\"faults\":%d,\"notes\":%d,"
                    "\"routing_records\":%d,",
                 faults ? "false" : "true", faults, a->finding_cnt - faults,

@@ -40,23 +40,12 @@ home=${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}
 cache=${XDG_CACHE_HOME:-$home/.cache}/bucket-priority/clients/node
 
 # Build tools and the system librdkafka, from Debian when missing.
-need=()
 command -v node >/dev/null || die "node (Node.js) is not installed"
 command -v npm >/dev/null || die "npm is not installed"
-command -v c++ >/dev/null || need+=(g++)
-command -v make >/dev/null || need+=(make)
-command -v python3 >/dev/null || need+=(python3)
-command -v pkg-config >/dev/null || need+=(pkg-config)
-dpkg-query -W -f='${Status}' librdkafka-dev 2>/dev/null |
-        grep -q "install ok installed" || need+=(librdkafka-dev)
-if [ ${#need[@]} -gt 0 ]; then
-        log "installing from Debian: ${need[*]}"
-        sudo=""
-        [ "$(id -u)" -ne 0 ] && sudo="sudo"
-        export DEBIAN_FRONTEND=noninteractive
-        $sudo apt-get update -qq >&2
-        $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >&2
-fi
+# shellcheck source=../../lib/apt-ensure.sh
+. "$(dirname "$0")/../../lib/apt-ensure.sh"
+apt_ensure clients/node/prepare c++=g++ make=make python3=python3 \
+        pkg-config=pkg-config librdkafka-dev
 
 sys_version=$(pkg-config --modversion rdkafka) ||
         die "pkg-config knows no rdkafka (librdkafka-dev)"
