@@ -253,10 +253,28 @@ static void read_member(audit_t *a, int g,
         free(idx);
 }
 
+static int64_t now_ms(void) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+/* 1 for the answers of a group coordinator that is not ready yet (a
+ * broker that has just started, or a coordinator that moved): worth
+ * asking again. */
+static int coordinator_not_ready(const rd_kafka_error_t *e) {
+        rd_kafka_resp_err_t code = e ? rd_kafka_error_code(e) : 0;
+        return code == RD_KAFKA_RESP_ERR_NOT_COORDINATOR ||
+               code == RD_KAFKA_RESP_ERR_COORDINATOR_LOAD_IN_PROGRESS ||
+               code == RD_KAFKA_RESP_ERR_COORDINATOR_NOT_AVAILABLE;
+}
+
 /* One group per request: librdkafka 2.0.2 asserts (and aborts) when a
- * request for several groups fails as unsupported (the mock cluster). */
-static void describe_group(audit_cluster_t *c, audit_t *a, int one,
-                           rd_kafka_queue_t *q) {
+ * request for several groups fails as unsupported (the mock cluster).
+ * Returns 1 when the group's coordinator was not ready and \p may_retry
+ * allows asking again (nothing recorded then), else 0. */
+static int describe_group_once(audit_cluster_t *c, audit_t *a, int one,
+                               rd_kafka_queue_t *q, int may_retry) {
         const char *names[1] = {a->groups[one].name};
         const rd_kafka_ConsumerGroupDescription_t **d;
         rd_kafka_AdminOptions_t *o =
@@ -264,7 +282,7 @@ static void describe_group(audit_cluster_t *c, audit_t *a, int one,
         rd_kafka_event_t *ev;
         char what[sizeof(a->groups->name) + 64];
         size_t i, cnt, m;
-        int g;
+        int g, retry = 0;
 
         rd_kafka_DescribeConsumerGroups(c->admin, names, 1, o, q);
         rd_kafka_AdminOptions_destroy(o);
@@ -274,7 +292,7 @@ static void describe_group(audit_cluster_t *c, audit_t *a, int one,
         ev = admin_result(c, a, q,
                           RD_KAFKA_EVENT_DESCRIBECONSUMERGROUPS_RESULT, what);
         if (!ev)
-                return;
+                return 0;
         d = rd_kafka_DescribeConsumerGroups_result_groups(
             rd_kafka_event_DescribeConsumerGroups_result(ev), &cnt);
         for (i = 0; i < cnt; i++) {
@@ -286,6 +304,10 @@ static void describe_group(audit_cluster_t *c, audit_t *a, int one,
                                 break;
                 if (g == a->group_cnt)
                         continue;
+                if (e && may_retry && coordinator_not_ready(e)) {
+                        retry = 1;
+                        continue;
+                }
                 if (e) {
                         audit_add_finding(a, AUDIT_F_UNCHECKED, -1, -1, g, -1,
                                           0,
@@ -305,6 +327,16 @@ static void describe_group(audit_cluster_t *c, audit_t *a, int one,
                                         d[i], (int)m));
         }
         rd_kafka_event_destroy(ev);
+        return retry;
+}
+
+/* Describes group \p one, asking again every half second while its
+ * coordinator is not ready, up to the timeout. */
+static void describe_group(audit_cluster_t *c, audit_t *a, int one,
+                           rd_kafka_queue_t *q) {
+        int64_t deadline = now_ms() + c->timeout_ms;
+        while (describe_group_once(c, a, one, q, now_ms() < deadline))
+                usleep(500 * 1000);
 }
 
 /* The group's committed offsets on the topic, read the way its consumers
@@ -400,12 +432,6 @@ void audit_cluster_groups(audit_cluster_t *c, audit_t *a) {
                 rd_kafka_destroy(c->admin);
         }
         c->admin = NULL;
-}
-
-static int64_t now_ms(void) {
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
 }
 
 /* Counts one fetched record or end-of-partition event; returns 1 once
