@@ -51,18 +51,15 @@ static void reader_log(const rd_kafka_t *reader, int level, const char *fac,
                               "sibling offsets reader: %s", buf);
 }
 
-/* A consumer of group \p group that joins nothing, made from the client's
- * connection, security and identity properties only (bp_connection.h): no
- * plugin, no application callback. NULL with \p errstr filled when
- * librdkafka refuses it. */
-static rd_kafka_t *sibling_reader(bp_client_t *c, rd_kafka_t *rk,
-                                  const char *group, char *errstr,
-                                  size_t errstr_size) {
+/* The configuration every sibling reader starts from: the client's
+ * connection, security and identity properties only (bp_connection.h), no
+ * plugin, no application callback, the reader's log and no commits. Made
+ * once per rebalance, copied for each sibling group. */
+static rd_kafka_conf_t *reader_conf(bp_client_t *c, rd_kafka_t *rk) {
         rd_kafka_conf_t *conf = rd_kafka_conf_new();
         size_t cnt = 0, i;
         const char **kv =
             rd_kafka_conf_dump((rd_kafka_conf_t *)rd_kafka_conf(rk), &cnt);
-        rd_kafka_t *reader;
         char ignored[256];
 
         /* A property this build refuses is one the client holds at its
@@ -73,11 +70,22 @@ static rd_kafka_t *sibling_reader(bp_client_t *c, rd_kafka_t *rk,
                         rd_kafka_conf_set(conf, kv[i], kv[i + 1], ignored,
                                           sizeof(ignored));
         rd_kafka_conf_dump_free(kv, cnt);
+        rd_kafka_conf_set(conf, "enable.auto.commit", "false", ignored,
+                          sizeof(ignored));
         rd_kafka_conf_set_opaque(conf, c);
         rd_kafka_conf_set_log_cb(conf, reader_log);
+        return conf;
+}
+
+/* A consumer of group \p group that joins nothing, made from \p base.
+ * NULL with \p errstr filled when librdkafka refuses it. */
+static rd_kafka_t *sibling_reader(const rd_kafka_conf_t *base,
+                                  const char *group, char *errstr,
+                                  size_t errstr_size) {
+        rd_kafka_conf_t *conf = rd_kafka_conf_dup(base);
+        rd_kafka_t *reader;
+
         if (rd_kafka_conf_set(conf, "group.id", group, errstr, errstr_size) ||
-            rd_kafka_conf_set(conf, "enable.auto.commit", "false", errstr,
-                              errstr_size) ||
             !(reader = rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr,
                                     errstr_size))) {
                 rd_kafka_conf_destroy(conf);
@@ -92,7 +100,8 @@ static rd_kafka_t *sibling_reader(bp_client_t *c, rd_kafka_t *rk,
  * loading. (The Admin API's ListConsumerGroupOffsets crashes librdkafka
  * 2.0.2 to 2.15.1 when the coordinator answers it with an error, as in
  * the first seconds of a broker.) */
-static void sibling_offsets(bp_client_t *c, rd_kafka_t *rk, const char *group,
+static void sibling_offsets(bp_client_t *c, const rd_kafka_conf_t *base,
+                            const char *group,
                             const rd_kafka_topic_partition_list_t *missing,
                             int64_t *best, int32_t partition_cnt) {
         rd_kafka_topic_partition_list_t *parts;
@@ -101,7 +110,7 @@ static void sibling_offsets(bp_client_t *c, rd_kafka_t *rk, const char *group,
         char errstr[256];
         int i;
 
-        if (!(reader = sibling_reader(c, rk, group, errstr, sizeof(errstr)))) {
+        if (!(reader = sibling_reader(base, group, errstr, sizeof(errstr)))) {
                 bp_client_log(c, 4,
                               "cannot read the offsets of sibling group "
                               "\"%s\" (%s)",
@@ -131,6 +140,7 @@ static void siblings(bp_client_t *c, rd_kafka_t *rk,
                      const rd_kafka_topic_partition_list_t *missing,
                      int64_t *best, int32_t partition_cnt) {
         char group[sizeof(c->base_group_id) + BP_MAX_NAME_LEN + 2];
+        rd_kafka_conf_t *base;
         int b;
 
         /* Sibling groups exist by name only with one group per bucket and a
@@ -138,13 +148,15 @@ static void siblings(bp_client_t *c, rd_kafka_t *rk,
         if (!c->cfg.group_per_bucket || !c->base_group_id[0] ||
             c->cfg.consumer_bucket_cnt != 1)
                 return;
+        base = reader_conf(c, rk);
         for (b = 0; b < c->cfg.bucket_cnt; b++) {
                 if (b == c->cfg.consumer_buckets[0])
                         continue;
                 snprintf(group, sizeof(group), "%s.%s", c->base_group_id,
                          c->cfg.buckets[b].name);
-                sibling_offsets(c, rk, group, missing, best, partition_cnt);
+                sibling_offsets(c, base, group, missing, best, partition_cnt);
         }
+        rd_kafka_conf_destroy(base);
 }
 
 void bp_offsets_decide(bp_client_t *c,

@@ -32,6 +32,7 @@
         X(rd_kafka_conf_destroy)                                              \
         X(rd_kafka_conf_dump)                                                 \
         X(rd_kafka_conf_dump_free)                                            \
+        X(rd_kafka_conf_dup)                                                  \
         X(rd_kafka_conf_get)                                                  \
         X(rd_kafka_conf_get_default_topic_conf)                               \
         X(rd_kafka_conf_interceptor_add_on_conf_destroy)                      \
@@ -146,6 +147,7 @@ int bp_rdk_bound(void);
 #define rd_kafka_conf_destroy (bp_rdk.rd_kafka_conf_destroy)
 #define rd_kafka_conf_dump (bp_rdk.rd_kafka_conf_dump)
 #define rd_kafka_conf_dump_free (bp_rdk.rd_kafka_conf_dump_free)
+#define rd_kafka_conf_dup (bp_rdk.rd_kafka_conf_dup)
 #define rd_kafka_conf_get (bp_rdk.rd_kafka_conf_get)
 #define rd_kafka_conf_get_default_topic_conf (bp_rdk.rd_kafka_conf_get_default_topic_conf)
 #define rd_kafka_conf_interceptor_add_on_conf_destroy (bp_rdk.rd_kafka_conf_interceptor_add_on_conf_destroy)

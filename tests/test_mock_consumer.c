@@ -756,10 +756,21 @@ static void commit_as(const char *bootstraps, const char *group, int32_t p,
         rd_kafka_destroy(rk);
 }
 
-/* A consumer of "offsets" serving bucket \p bucket (3 buckets, 12
- * partitions: Platinum 0-5, Gold 6-8, Silver 9-11) in group base "app". */
-static rd_kafka_t *offsets_consumer(const char *bootstraps,
-                                    const char *bucket) {
+/* The plugin's lines about sibling groups, from the last consumer made by
+ * offsets_consumer_logged() with it. */
+static char sibling_log[1024];
+
+static void capture_sibling_log(const rd_kafka_t *rk, int level,
+                                const char *fac, const char *buf) {
+        (void)rk, (void)level;
+        if (!strcmp(fac, "BUCKETPRIO") && strstr(buf, "sibling group"))
+                snprintf(sibling_log, sizeof(sibling_log), "%s", buf);
+}
+
+/* offsets_consumer() with \p log_cb as its log callback (NULL: none). */
+static rd_kafka_t *offsets_consumer_logged(
+    const char *bootstraps, const char *bucket,
+    void (*log_cb)(const rd_kafka_t *, int, const char *, const char *)) {
         rd_kafka_conf_t *conf = bp_test_conf(
             bootstraps, "bucket.priority.topic", "offsets",
             "bucket.priority.buckets", "Platinum, Gold, Silver",
@@ -767,10 +778,20 @@ static rd_kafka_t *offsets_consumer(const char *bootstraps,
             "bucket.priority.bucket", bucket, "group.id", "app",
             "auto.offset.reset", "latest", NULL);
         char errstr[512];
-        rd_kafka_t *rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr,
-                                      sizeof(errstr));
+        rd_kafka_t *rk;
+
+        if (log_cb)
+                rd_kafka_conf_set_log_cb(conf, log_cb);
+        rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr, sizeof(errstr));
         assert_non_null(rk);
         return rk;
+}
+
+/* A consumer of "offsets" serving bucket \p bucket (3 buckets, 12
+ * partitions: Platinum 0-5, Gold 6-8, Silver 9-11) in group base "app". */
+static rd_kafka_t *offsets_consumer(const char *bootstraps,
+                                    const char *bucket) {
+        return offsets_consumer_logged(bootstraps, bucket, NULL);
 }
 
 static int64_t start_of(rd_kafka_t *rk, int32_t index, int32_t *partition) {
@@ -854,6 +875,44 @@ static void test_start_offsets_sibling_coordinator_loading(void **state) {
         bp_test_cluster_stop(&three);
 }
 
+/* A sibling group whose offsets cannot be read (its coordinator answers
+ * "loading" past the plugin's 10 s wait): the plugin logs it and the
+ * partition falls to rule 3, the beginning (the group has committed
+ * before), rather than to a guess. */
+static void test_start_offsets_sibling_unreadable(void **state) {
+        rd_kafka_resp_err_t loading =
+            RD_KAFKA_RESP_ERR_COORDINATOR_LOAD_IN_PROGRESS;
+        bp_test_cluster_t three;
+        rd_kafka_t *rk;
+        int32_t p;
+        int i;
+        (void)state;
+
+        bp_test_cluster_start(&three, 3);
+        bp_test_cluster_topic(&three, "offsets", 12);
+        rd_kafka_mock_coordinator_set(three.mcluster, "group", "app.Gold", 1);
+        rd_kafka_mock_coordinator_set(three.mcluster, "group", "app.Platinum",
+                                      2);
+        rd_kafka_mock_coordinator_set(three.mcluster, "group", "app.Silver",
+                                      3);
+        commit_as(three.bootstraps, "app.Platinum", 7, 42);
+        commit_as(three.bootstraps, "app.Gold", 8, 5);
+        for (i = 0; i < 50; i++)
+                rd_kafka_mock_broker_push_request_error_rtts(
+                    three.mcluster, 2, API_OFFSET_FETCH, 4, loading, 0,
+                    loading, 0, loading, 0, loading, 0);
+
+        sibling_log[0] = '\0';
+        rk = offsets_consumer_logged(three.bootstraps, "Gold",
+                                     capture_sibling_log);
+        assert_int_equal(start_of(rk, 1, &p), RD_KAFKA_OFFSET_BEGINNING);
+        assert_int_equal(p, 7);
+        assert_non_null(strstr(sibling_log, "cannot read the offsets of "
+                                            "sibling group \"app.Platinum\""));
+        rd_kafka_destroy(rk);
+        bp_test_cluster_stop(&three);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_group_id_derived_in_any_order),
@@ -867,6 +926,7 @@ int main(void) {
             cmocka_unit_test(test_events_mapped_by_name),
             cmocka_unit_test(test_start_offsets),
             cmocka_unit_test(test_start_offsets_sibling_coordinator_loading),
+            cmocka_unit_test(test_start_offsets_sibling_unreadable),
         };
         return cmocka_run_group_tests(tests, setup, bp_test_cluster_teardown);
 }
