@@ -840,6 +840,19 @@ static void test_start_offsets(void **state) {
 
 #define API_OFFSET_FETCH 9 /* the Kafka protocol's ApiKey of OffsetFetch */
 
+/* A cluster of 3 brokers with topic "offsets" (12 partitions) where each
+ * bucket group has its own coordinator: app.Gold on broker 1,
+ * app.Platinum on 2, app.Silver on 3. */
+static void three_coordinators(bp_test_cluster_t *three) {
+        bp_test_cluster_start(three, 3);
+        bp_test_cluster_topic(three, "offsets", 12);
+        rd_kafka_mock_coordinator_set(three->mcluster, "group", "app.Gold", 1);
+        rd_kafka_mock_coordinator_set(three->mcluster, "group", "app.Platinum",
+                                      2);
+        rd_kafka_mock_coordinator_set(three->mcluster, "group", "app.Silver",
+                                      3);
+}
+
 /* A sibling group whose coordinator is still loading when the consumer is
  * assigned (as after a broker restart moved it): its offsets are read once
  * the coordinator answers, so the partition still starts where that sibling
@@ -854,13 +867,7 @@ static void test_start_offsets_sibling_coordinator_loading(void **state) {
         int32_t p;
         (void)state;
 
-        bp_test_cluster_start(&three, 3);
-        bp_test_cluster_topic(&three, "offsets", 12);
-        rd_kafka_mock_coordinator_set(three.mcluster, "group", "app.Gold", 1);
-        rd_kafka_mock_coordinator_set(three.mcluster, "group", "app.Platinum",
-                                      2);
-        rd_kafka_mock_coordinator_set(three.mcluster, "group", "app.Silver",
-                                      3);
+        three_coordinators(&three);
         commit_as(three.bootstraps, "app.Platinum", 7, 42);
         commit_as(three.bootstraps, "app.Silver", 7, 17);
         commit_as(three.bootstraps, "app.Gold", 8, 5);
@@ -888,13 +895,7 @@ static void test_start_offsets_sibling_unreadable(void **state) {
         int i;
         (void)state;
 
-        bp_test_cluster_start(&three, 3);
-        bp_test_cluster_topic(&three, "offsets", 12);
-        rd_kafka_mock_coordinator_set(three.mcluster, "group", "app.Gold", 1);
-        rd_kafka_mock_coordinator_set(three.mcluster, "group", "app.Platinum",
-                                      2);
-        rd_kafka_mock_coordinator_set(three.mcluster, "group", "app.Silver",
-                                      3);
+        three_coordinators(&three);
         commit_as(three.bootstraps, "app.Platinum", 7, 42);
         commit_as(three.bootstraps, "app.Gold", 8, 5);
         for (i = 0; i < 50; i++)
