@@ -7,6 +7,7 @@
 #include "../plugin/bp_rdk.h"
 
 #include "../shared/bp_config.h"
+#include "../shared/bp_fallback.h"
 
 /**
  * The librdkafka partitioner called \p name ("murmur2_random", ...), or

@@ -15,34 +15,12 @@
 #include <string.h>
 #include <strings.h>
 
+#include "bp_change.h"
 #include "bp_escape.h"
+#include "bp_fallback.h"
 #include "bp_list.h"
 #include "bp_properties.h"
 
-
-static const char *builtin_names[BP_BUILTIN__CNT] = {
-    "random",  "consistent",     "consistent_random", "murmur2",
-    "murmur2_random", "fnv1a", "fnv1a_random",      "roundrobin"};
-
-/* The reference's Java partitioner classes and what they mean here. */
-static const struct {
-        const char *java_class;
-        bp_fallback_kind_t kind;
-        bp_builtin_t builtin;
-} java_classes[] = {
-    {"org.apache.kafka.clients.producer.internals.DefaultPartitioner",
-     BP_FALLBACK_BUILTIN, BP_BUILTIN_MURMUR2_RANDOM},
-    {"org.apache.kafka.clients.producer.UniformStickyPartitioner",
-     BP_FALLBACK_BUILTIN, BP_BUILTIN_RANDOM},
-    {"org.apache.kafka.clients.producer.RoundRobinPartitioner",
-     BP_FALLBACK_BUILTIN, BP_BUILTIN_ROUNDROBIN},
-};
-
-#define DISCARD_CLASS_SUFFIX ".DiscardPartitioner"
-
-const char *bp_builtin_name(bp_builtin_t b) {
-        return (unsigned)b < BP_BUILTIN__CNT ? builtin_names[b] : "?";
-}
 
 void bp_config_init(bp_config_t *cfg) {
         memset(cfg, 0, sizeof(*cfg));
@@ -55,6 +33,7 @@ void bp_config_init(bp_config_t *cfg) {
         cfg->group_per_bucket = 1;
         cfg->schedule         = BP_SCHEDULE_STRICT;
         cfg->lag_threshold    = 0;
+        cfg->next.step        = 1;
 }
 
 /* Formats "<property>: invalid value "<value>": <reason>" into errstr. */
@@ -244,14 +223,9 @@ static bp_set_result_t set_within(bp_config_t *c, const char *name,
         return BP_SET_OK;
 }
 
-static int ends_with(const char *s, const char *suffix) {
-        size_t a = strlen(s), b = strlen(suffix);
-        return a > b && !strcmp(s + a - b, suffix);
-}
-
 static bp_set_result_t set_fallback(bp_config_t *c, const char *name,
                                     const char *v, char *err, size_t errsz) {
-        size_t len, i;
+        size_t len;
 
         c->fallback_text[0] = '\0';
         c->fallback_kind    = BP_FALLBACK_BUCKET;
@@ -264,23 +238,7 @@ static bp_set_result_t set_fallback(bp_config_t *c, const char *name,
                 return fail(err, errsz, name, v, "longer than %d bytes",
                             BP_MAX_FALLBACK_LEN);
         memcpy(c->fallback_text, v, len + 1);
-        if (!strcmp(v, "discard") || ends_with(v, DISCARD_CLASS_SUFFIX)) {
-                c->fallback_kind = BP_FALLBACK_DISCARD;
-                return BP_SET_OK;
-        }
-        for (i = 0; i < BP_BUILTIN__CNT; i++)
-                if (!strcmp(v, builtin_names[i])) {
-                        c->fallback_kind    = BP_FALLBACK_BUILTIN;
-                        c->fallback_builtin = (bp_builtin_t)i;
-                        return BP_SET_OK;
-                }
-        for (i = 0; i < sizeof(java_classes) / sizeof(java_classes[0]); i++)
-                if (!strcmp(v, java_classes[i].java_class)) {
-                        c->fallback_kind    = java_classes[i].kind;
-                        c->fallback_builtin = java_classes[i].builtin;
-                        return BP_SET_OK;
-                }
-        /* Otherwise a bucket name, checked against the buckets below. */
+        bp_fallback_classify(v, &c->fallback_kind, &c->fallback_builtin);
         return BP_SET_OK;
 }
 
@@ -352,6 +310,64 @@ static bp_set_result_t set_lag_threshold(bp_config_t *c, const char *name,
                             "at most %lld records",
                             (long long)BP_MAX_LAG_THRESHOLD);
         c->lag_threshold = (int64_t)n;
+        return BP_SET_OK;
+}
+
+/* bucket.priority.next.<x>: parsed as bucket.priority.<x> is, on a scratch
+ * configuration, and kept in c->next (shared/bp_change.h). */
+static bp_set_result_t set_next(bp_config_t *c, const char *name,
+                                const char *v, char *err, size_t errsz) {
+        bp_config_t s;
+        bp_set_result_t r;
+        char *end;
+        long step;
+
+        bp_config_init(&s);
+        if (!strcmp(name, BP_PROP_NEXT_STEP)) {
+                step = strtol(v, &end, 10);
+                if (*end || end == v || step < 1 || step > BP_MAX_STEP)
+                        return fail(err, errsz, name, v,
+                                    "expected a step of the change, 1 to %d "
+                                    "(bp-layout --next-* prints the steps)",
+                                    BP_MAX_STEP);
+                c->next.step = (int)step;
+                r            = BP_SET_OK;
+        } else if (!strcmp(name, BP_PROP_NEXT_BUCKETS)) {
+                if (!(r = set_buckets(&s, name, v, err, errsz))) {
+                        c->next.bucket_cnt = s.bucket_cnt;
+                        memcpy(c->next.buckets, s.buckets, sizeof(s.buckets));
+                }
+        } else if (!strcmp(name, BP_PROP_NEXT_ALLOCATION)) {
+                if (!(r = set_allocation(&s, name, v, err, errsz))) {
+                        c->next.allocation_cnt = s.allocation_cnt;
+                        memcpy(c->next.allocation, s.allocation,
+                               sizeof(s.allocation));
+                }
+        } else if (!(r = set_layout(&s, name, v, err, errsz))) {
+                c->next.layout     = s.layout;
+                c->next.layout_set = 1;
+        }
+        c->next.set |= r == BP_SET_OK;
+        return r;
+}
+
+/* The change's own checks, once the next layout is known well enough: a
+ * count mismatch waits until both next lists are set (or is found by
+ * bp_config_check_complete()), the rest is refused at once. */
+static bp_set_result_t check_next(bp_config_t *c, const char *setting,
+                                  const char *value, char *err,
+                                  size_t errsz) {
+        bp_config_t nx;
+        char why[400];
+        int nb = c->next.bucket_cnt ? c->next.bucket_cnt : c->bucket_cnt;
+        int na = c->next.allocation_cnt ? c->next.allocation_cnt
+                                        : c->allocation_cnt;
+
+        if (!c->next.set || c->bucket_cnt == 0 || c->allocation_cnt == 0 ||
+            (nb != na && !(c->next.bucket_cnt && c->next.allocation_cnt)))
+                return BP_SET_OK;
+        if (bp_change_next_config(c, &nx, why, sizeof(why)))
+                return fail(err, errsz, setting, value, "%s", why);
         return BP_SET_OK;
 }
 
@@ -431,6 +447,8 @@ static bp_set_result_t cross_check(bp_config_t *c, const char *setting,
                                     "fnv1a_random, roundrobin)");
                 }
         }
+        if (check_next(c, setting, value, err, errsz))
+                return BP_SET_INVALID;
         return resolve_consumer_buckets(c, setting, err, errsz);
 }
 
@@ -478,6 +496,10 @@ static const struct {
     {BP_PROP_EVENTS_MAPPED, set_events_mapped, 1},
     {BP_PROP_SCHEDULE, set_schedule, 1},
     {BP_PROP_LAG_THRESHOLD, set_lag_threshold, 1},
+    {BP_PROP_NEXT_BUCKETS, set_next, 1},
+    {BP_PROP_NEXT_ALLOCATION, set_next, 1},
+    {BP_PROP_NEXT_LAYOUT, set_next, 1},
+    {BP_PROP_NEXT_STEP, set_next, 1},
     {BP_PROP_FALLBACK_ASSIGNOR, set_ignored, 0},
 };
 
@@ -547,12 +569,16 @@ int bp_config_check_complete(const bp_config_t *cfg,
                              char *errstr,
                              size_t errstr_size) {
         const char *missing = NULL;
+        bp_config_t next;
         if (!cfg->topic_set)
                 missing = BP_PROP_TOPIC;
         else if (cfg->bucket_cnt == 0)
                 missing = BP_PROP_BUCKETS;
         else if (cfg->allocation_cnt == 0)
                 missing = BP_PROP_ALLOCATION;
+        if (!missing && cfg->next.set &&
+            bp_change_next_config(cfg, &next, errstr, errstr_size))
+                return -1;
         if (!missing)
                 return 0;
         snprintf(errstr, errstr_size,

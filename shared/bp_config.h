@@ -71,6 +71,19 @@ typedef struct bp_bucket_def {
         size_t name_len;
 } bp_bucket_def_t;
 
+/** The layout a change moves to (bucket.priority.next.*): each part is
+ *  used only when its property was set, else the current one stands. */
+typedef struct bp_next_def {
+        int set; /**< Any bucket.priority.next.* property was set. */
+        int bucket_cnt; /**< 0: next.buckets not set. */
+        bp_bucket_def_t buckets[BP_MAX_BUCKETS];
+        int allocation_cnt; /**< 0: next.allocation not set. */
+        uint32_t allocation[BP_MAX_BUCKETS];
+        int layout_set;
+        bp_layout_kind_t layout;
+        int step; /**< bucket.priority.next.step, 1 by default. */
+} bp_next_def_t;
+
 /** The whole parsed configuration. A flat struct: copy it by assignment. */
 typedef struct bp_config {
         char topic[BP_MAX_TOPIC_LEN + 1];
@@ -104,6 +117,8 @@ typedef struct bp_config {
                                *   through bp_assignment_map_by_name(). */
         bp_schedule_t schedule; /**< bucket.priority.schedule */
         int64_t lag_threshold;  /**< bucket.priority.lag.threshold */
+
+        bp_next_def_t next; /**< A layout change in progress. */
 
         int touched; /**< Any bucket.priority.* property was set. */
 } bp_config_t;
@@ -141,9 +156,6 @@ int bp_config_is_touched(const bp_config_t *cfg);
 int bp_config_find_bucket(const bp_config_t *cfg,
                           const char *name,
                           size_t len);
-
-/** Name of a built-in partitioner as librdkafka spells it. */
-const char *bp_builtin_name(bp_builtin_t b);
 
 /**
  * Parses one allocation item ("70%", " 33.5 ") into units of

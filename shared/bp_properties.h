@@ -21,6 +21,17 @@
 #define BP_PROP_WITHIN BP_PROP_PREFIX "within"
 #define BP_PROP_FALLBACK_PARTITIONER BP_PROP_PREFIX "fallback.partitioner"
 
+/* A layout change in progress: the layout the topic moves to
+ * (shared/bp_change.h; docs/operations.md). Each defaults to the current
+ * value of the property without "next.". */
+#define BP_PROP_NEXT_PREFIX BP_PROP_PREFIX "next."
+#define BP_PROP_NEXT_BUCKETS BP_PROP_NEXT_PREFIX "buckets"
+#define BP_PROP_NEXT_ALLOCATION BP_PROP_NEXT_PREFIX "allocation"
+#define BP_PROP_NEXT_LAYOUT BP_PROP_NEXT_PREFIX "layout"
+/** The step of the change a client follows (1..BP_MAX_STEP). */
+#define BP_PROP_NEXT_STEP BP_PROP_NEXT_PREFIX "step"
+#define BP_MAX_STEP 5
+
 /* Consumers only. */
 #define BP_PROP_BUCKET BP_PROP_PREFIX "bucket"
 #define BP_PROP_GROUP_PER_BUCKET BP_PROP_PREFIX "group.per.bucket"
