@@ -12,6 +12,9 @@
 #include <time.h>
 
 #include "../include/bucket_priority.h"
+#include "../shared/bp_change.h"
+#include "../shared/bp_escape.h"
+#include "../shared/bp_key.h"
 #include "../shared/bp_properties.h"
 #include "bp_consumer.h"
 #include "bp_scheduler.h"
@@ -179,6 +182,43 @@ static void pause_unmapped(bp_client_t *c, rd_kafka_t *rk) {
                 rd_kafka_topic_partition_list_destroy(assigned);
 }
 
+/* A record of this consumer's partition \p p (bucket b) whose key names
+ * another bucket was put there by a producer that routes with another
+ * layout (another step of a layout change, or older properties) or
+ * without the plugin: logged once, since the application reads it all
+ * the same. A removed bucket's records read by their new home are not. */
+static void check_key(bp_client_t *c, const bp_layout_t *l,
+                      const rd_kafka_message_t *m, int b) {
+        int k = bp_key_bucket(&c->cfg, m->key, m->key_len);
+        char fp[9], shown[4 * BP_KEY_PREVIEW_LEN + 8], step[48] = "";
+
+        if (k < 0)
+                k = c->cfg.fallback_kind == BP_FALLBACK_BUCKET
+                        ? c->cfg.fallback_bucket
+                        : -1;
+        if (k < 0 || k == b || (c->consumer_mask & (1ull << k)) ||
+            c->change_home[k] == b)
+                return;
+        bp_layout_fingerprint(l, &c->cfg, fp);
+        if (c->cfg.next.set)
+                snprintf(step, sizeof(step), ", layout change step %d",
+                         c->cfg.next.step);
+        bp_escape(m->key, m->key_len, BP_KEY_PREVIEW_LEN, shown,
+                  sizeof(shown));
+        bp_client_log_once(
+            c, BP_ONCE_MISROUTED, 3,
+            "consumer of bucket \"%s\" received from %s [%d] a record whose "
+            "key \"%s\" names bucket \"%s\": a producer writes with another "
+            "layout than this consumer reads (layout fingerprint %s%s), "
+            "or without the plugin. The record is processed here, by the "
+            "wrong bucket: check every producer's bucket.priority.* "
+            "properties (bp-audit --config); during a layout change, that "
+            "producers and consumers are at the same step "
+            "(docs/operations.md). Logged once",
+            c->cfg.consumer_bucket_text, c->cfg.topic, (int)m->partition,
+            shown, c->cfg.buckets[k].name, fp, step);
+}
+
 rd_kafka_resp_err_t bp_safety_on_consume(rd_kafka_t *rk,
                                          rd_kafka_message_t *m,
                                          void *ic_opaque) {
@@ -197,8 +237,21 @@ rd_kafka_resp_err_t bp_safety_on_consume(rd_kafka_t *rk,
         if (!l || m->partition < 0 || m->partition >= l->partition_cnt)
                 return RD_KAFKA_RESP_ERR_NO_ERROR; /* count not known yet */
         b = l->bucket_of[m->partition];
-        if (c->consumer_mask & (1ull << b))
+        if (b < l->bucket_cnt && (c->consumer_mask & (1ull << b))) {
+                check_key(c, l, m, b);
                 return RD_KAFKA_RESP_ERR_NO_ERROR;
+        }
+        if (b >= l->bucket_cnt) {
+                /* A partition of a bucket that a layout change adds. */
+                bp_client_log_once(
+                    c, BP_ONCE_FOREIGN, 3,
+                    "consumer of bucket \"%s\" received a record from %s "
+                    "[%d], a partition of a bucket that the layout change "
+                    "adds: assign the list the rebalance callback is given",
+                    c->cfg.consumer_bucket_text, c->cfg.topic,
+                    (int)m->partition);
+                return RD_KAFKA_RESP_ERR_NO_ERROR;
+        }
         atomic_fetch_add_explicit(&c->counters[b].foreign, 1,
                                   memory_order_relaxed);
         bp_client_log_once(

@@ -568,6 +568,7 @@ static rd_kafka_resp_err_t on_consume(rd_kafka_t *rk,
                 return RD_KAFKA_RESP_ERR_NO_ERROR;
         l = atomic_load_explicit(&c->current, memory_order_acquire);
         if (!l || m->partition >= l->partition_cnt ||
+            l->bucket_of[m->partition] >= l->bucket_cnt ||
             (r = s->rank_of[l->bucket_of[m->partition]]) < 0)
                 return RD_KAFKA_RESP_ERR_NO_ERROR;
         atomic_fetch_add_explicit(&s->delivered[l->bucket_of[m->partition]],
@@ -880,6 +881,7 @@ void bp_scheduler_assigning(bp_client_t *c,
 
                 if (strcmp(e->topic, c->cfg.topic) || e->partition < 0 ||
                     e->partition >= l->partition_cnt ||
+                    l->bucket_of[e->partition] >= l->bucket_cnt ||
                     (r = s->rank_of[l->bucket_of[e->partition]]) < 0 ||
                     grow((void **)&s->held, &s->held_cap, s->held_cnt + 1,
                          sizeof(*s->held)))

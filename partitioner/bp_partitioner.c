@@ -62,6 +62,17 @@ static int32_t place_in_bucket(bp_client_t *c, const bp_layout_t *l, int b,
                                           memory_order_relaxed);
                 atomic_fetch_add_explicit(&c->unroutable, 1,
                                           memory_order_relaxed);
+                if (c->cfg.next.set) {
+                        bp_client_log_once(
+                            c, BP_ONCE_EMPTY_BUCKET, 3,
+                            "records for bucket \"%s\" of topic \"%s\" "
+                            "fail: at %d partitions, step %d of the layout "
+                            "change gives them no partition (bp-layout "
+                            "--next-* shows the steps)",
+                            c->cfg.buckets[b].name, c->cfg.topic,
+                            (int)partition_cnt, c->cfg.next.step);
+                        return fail_record(partition_cnt);
+                }
                 bp_client_log_once(
                     c, BP_ONCE_EMPTY_BUCKET, 3,
                     "records for bucket \"%s\" of topic \"%s\" fail: at %d "

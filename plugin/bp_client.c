@@ -17,6 +17,7 @@ bp_client_t *bp_client_new(void) {
                 return NULL;
         memset(c, 0, sizeof(*c));
         bp_config_init(&c->cfg);
+        memset(c->change_home, 0xff, sizeof(c->change_home));
         c->sticky_user_value = -1;
         c->log               = rd_kafka_log_print;
         pthread_mutex_init(&c->layout_lock, NULL);
@@ -53,6 +54,7 @@ void bp_client_destroy(bp_client_t *c) {
                 free(n);
         }
         pthread_mutex_destroy(&c->layout_lock);
+        free(c->change_seen.commits);
         free(c);
 }
 
@@ -73,8 +75,8 @@ const bp_layout_t *bp_client_layout_slow(bp_client_t *c,
                         break;
                 }
         if (!l) {
-                l = bp_layout_compute(&c->cfg, partition_cnt, err,
-                                      sizeof(err));
+                l = bp_client_compute_layout(c, partition_cnt, err,
+                                             sizeof(err));
                 n = l ? malloc(sizeof(*n)) : NULL;
                 if (n) {
                         n->layout  = l;

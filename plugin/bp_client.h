@@ -44,7 +44,10 @@ enum {
         BP_ONCE_BROKEN       = 1 << 3,
         BP_ONCE_REGISTRY     = 1 << 4,
         BP_ONCE_FOREIGN      = 1 << 5,
-        BP_ONCE_UNMAPPED     = 1 << 6
+        BP_ONCE_UNMAPPED     = 1 << 6,
+        BP_ONCE_MISROUTED    = 1 << 7,
+        BP_ONCE_TAKEOVER     = 1 << 8,
+        BP_ONCE_DISAGREE     = 1 << 9
 };
 
 /** Per bucket counters, each on its own cache line. */
@@ -135,6 +138,17 @@ typedef struct bp_client {
         _Atomic(const rd_kafka_topic_t *) bucket_rkt;
         bp_key_matcher_t matcher; /**< Built by on_new(). */
 
+        /** During a layout change: for each bucket the change removes, the
+         *  bucket that reads its records after it (else -1). */
+        int change_home[BP_MAX_BUCKETS];
+        /** Consumer: its group's commits at the last rebalance, and the
+         *  layout it read with then (assignor/bp_offsets.c). */
+        struct {
+                int64_t *commits;
+                int32_t cnt;
+                const bp_layout_t *layout;
+        } change_seen;
+
         /* Layouts: current one read lock-free, the rest kept for reuse. */
         _Atomic(bp_layout_t *) current;
         _Atomic int32_t failed_cnt; /**< Partition count known to fail. */
@@ -180,6 +194,18 @@ static inline const bp_layout_t *bp_client_layout(bp_client_t *c,
                 return l;
         return bp_client_layout_slow(c, partition_cnt);
 }
+
+/**
+ * The layout client \p c uses at \p partition_cnt: its configuration's, or
+ * during a layout change the one its step gives it (producers: where each
+ * bucket writes; consumers: what each bucket reads), logged with its
+ * fingerprint. NULL with \p errstr when none can be computed
+ * (plugin/bp_client_change.c).
+ */
+bp_layout_t *bp_client_compute_layout(bp_client_t *c,
+                                      int32_t partition_cnt,
+                                      char *errstr,
+                                      size_t errstr_size);
 
 /** A callback address that librdkafka prints with "%p" for property \p name
  *  of \p conf (rebalance_cb, log_cb, ...), or NULL when unset. */

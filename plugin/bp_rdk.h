@@ -71,6 +71,7 @@
         X(rd_kafka_opaque)                                                    \
         X(rd_kafka_pause_partitions)                                          \
         X(rd_kafka_position)                                                  \
+        X(rd_kafka_query_watermark_offsets)                                   \
         X(rd_kafka_queue_destroy)                                             \
         X(rd_kafka_queue_get_consumer)                                        \
         X(rd_kafka_queue_length)                                              \
@@ -186,6 +187,7 @@ int bp_rdk_bound(void);
 #define rd_kafka_opaque (bp_rdk.rd_kafka_opaque)
 #define rd_kafka_pause_partitions (bp_rdk.rd_kafka_pause_partitions)
 #define rd_kafka_position (bp_rdk.rd_kafka_position)
+#define rd_kafka_query_watermark_offsets (bp_rdk.rd_kafka_query_watermark_offsets)
 #define rd_kafka_queue_destroy (bp_rdk.rd_kafka_queue_destroy)
 #define rd_kafka_queue_get_consumer (bp_rdk.rd_kafka_queue_get_consumer)
 #define rd_kafka_queue_length (bp_rdk.rd_kafka_queue_length)

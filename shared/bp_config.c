@@ -496,10 +496,11 @@ static const struct {
     {BP_PROP_EVENTS_MAPPED, set_events_mapped, 1},
     {BP_PROP_SCHEDULE, set_schedule, 1},
     {BP_PROP_LAG_THRESHOLD, set_lag_threshold, 1},
-    {BP_PROP_NEXT_BUCKETS, set_next, 1},
-    {BP_PROP_NEXT_ALLOCATION, set_next, 1},
-    {BP_PROP_NEXT_LAYOUT, set_next, 1},
-    {BP_PROP_NEXT_STEP, set_next, 1},
+    /* listed together as "next.*" (an error message stays short) */
+    {BP_PROP_NEXT_BUCKETS, set_next, 0},
+    {BP_PROP_NEXT_ALLOCATION, set_next, 0},
+    {BP_PROP_NEXT_LAYOUT, set_next, 0},
+    {BP_PROP_NEXT_STEP, set_next, 0},
     {BP_PROP_FALLBACK_ASSIGNOR, set_ignored, 0},
 };
 
@@ -512,12 +513,13 @@ static const char *known_properties(char *buf, size_t size) {
                 int n;
                 if (!setters[i].listed)
                         continue;
-                n = snprintf(buf + len, size - len, "%s%s", len ? ", " : "",
+                n = snprintf(buf + len, size - len, "%s%s", len ? "," : "",
                              setters[i].name + BP_PROP_PREFIX_LEN);
                 if (n < 0 || (size_t)n >= size - len)
                         break;
                 len += (size_t)n;
         }
+        snprintf(buf + len, size - len, ",next.*");
         return buf;
 }
 
