@@ -32,6 +32,10 @@ process's output (*.dr, *.read, *.read.assign, *.log) for diagnosis.
                      (strict and weighted) under a deep bulk backlog,
                      through a rebalance, against a plain consumer
                      (broker_sched.py)
+  change             a live layout change by the procedure of
+                     docs/operations.md under load: allocation (both
+                     layouts), a bucket added, one removed, and the naive
+                     rollout caught (broker_change.py)
   operations         docs/operations.md's lag per bucket and renaming a
                      bucket's group with its offsets, with the commands the
                      doc shows (broker_ops.py)
@@ -164,6 +168,7 @@ class Env:
         self.plugin = a.plugin
         self.layout_bin = a.layout_bin
         self.audit_bin = a.audit_bin
+        self.change_plan_bin = a.change_plan_bin
         self.kafka_sh = a.kafka_sh
         self.sched_client = a.sched_client
         self.prepare_wheel = a.prepare_wheel
@@ -1016,12 +1021,11 @@ def scenario_growth(env, report, layout, consumer_cls=Consumer,
     check_lag(env, report, topic, group, layout, steps[-1])
 
 
-def scenario_growth_wheel(env, report):
-    """growth_stable with every consumer a Python program on the newest
-    PyPI confluent-kafka wheel (its own librdkafka), configured by a config
-    dict only: the plugin maps in front of the client's own rebalance
-    callback, and its start-offset rules apply to partitions added under
-    load. The producers stay the C client."""
+def prepare_wheel_env(env, report):
+    """Makes (once, cached) the venv with the newest PyPI confluent-kafka
+    wheel and sets env.wheel_python; reports its versions."""
+    if env.wheel_python:
+        return
     if not env.prepare_wheel:
         raise Failure("--prepare-wheel (tests/clients/prepare-wheel.sh) "
                       "is required for this scenario")
@@ -1042,11 +1046,20 @@ def scenario_growth_wheel(env, report):
         raise Failure("%s cannot import confluent_kafka: %s"
                       % (env.wheel_python, v.stderr.strip()))
     version, libversion, where = v.stdout.split()
-    report.add("consumers: confluent-kafka %s (librdkafka %s inside, %s), "
-               "venv ready in %.1f s"
+    report.add("Python consumers: confluent-kafka %s (librdkafka %s inside, "
+               "%s), venv ready in %.1f s"
                % (version, libversion, os.path.dirname(where),
                   time.time() - t0),
                wheel_version=version, wheel_librdkafka=libversion)
+
+
+def scenario_growth_wheel(env, report):
+    """growth_stable with every consumer a Python program on the newest
+    PyPI confluent-kafka wheel (its own librdkafka), configured by a config
+    dict only: the plugin maps in front of the client's own rebalance
+    callback, and its start-offset rules apply to partitions added under
+    load. The producers stay the C client."""
+    prepare_wheel_env(env, report)
     scenario_growth(env, report, "stable", consumer_cls=WheelConsumer,
                     name="growth-stable-wheel")
 
@@ -1247,6 +1260,13 @@ def scenario_scheduler(env, report):
     broker_sched.run(sys.modules[__name__], env, report)
 
 
+def scenario_change(env, report):
+    """A live layout change by the procedure of docs/operations.md, four
+    variants and the naive rollout: see broker_change.py."""
+    import broker_change
+    broker_change.run(sys.modules[__name__], env, report)
+
+
 def scenario_audit(env, report):
     """bp-audit on a healthy deployment and with planted faults: see
     broker_audit.py."""
@@ -1256,6 +1276,7 @@ def scenario_audit(env, report):
 
 SCENARIOS = {
     "audit": scenario_audit,
+    "change": scenario_change,
     "buckets": scenario_buckets,
     "growth_stable": lambda e, r: scenario_growth(e, r, "stable"),
     "growth_contiguous": lambda e, r: scenario_growth(e, r, "contiguous"),
@@ -1281,6 +1302,8 @@ def main():
                     help="tests/clients/prepare-wheel.sh, for "
                     "growth_stable_wheel")
     ap.add_argument("--audit-bin", help="bp-audit, for the audit scenario")
+    ap.add_argument("--change-plan-bin",
+                    help="bp-change-plan, for the change scenario")
     ap.add_argument("--workdir", required=True)
     a = ap.parse_args()
 

@@ -1,0 +1,422 @@
+"""broker_change.py - the broker suite's "change" scenario: a live layout
+change under load, by the procedure of docs/operations.md ("Changing
+allocations or buckets"), on a real broker.
+
+Each variant runs on a topic of its own, 12 partitions, two producer
+processes (bp-broker-client, 250 records/s each, unique ids) and two
+consumers per bucket in separate processes: one C (bp-broker-client), one
+Python on the PyPI confluent-kafka wheel configured by a config dict
+(bp_wheel_consumer.py). The procedure's steps come from the plan
+(bp-change-plan, shared/bp_change.c): each step rolls the producers or the
+consumers one process at a time with the step's properties
+(bucket.priority.next.* and next.step; the last consumer and producer
+steps the next values as the main properties), and before a consumer step
+the partitions whose reader changes are waited for until their old
+reader's group has committed their end (drained).
+
+  stable      critical, bulk 30/70 -> 50/50, stable layout (3 steps)
+  contiguous  the same, contiguous: the blocks swap ends, critical keeps no
+              partition (5 steps)
+  add         critical, bulk 30/70 -> critical, bulk, batch 20/50/30
+              (stable); batch's consumers start at the last consumer step,
+              its keys come from the producers of the last step
+  remove      critical, bulk, batch 20/50/30 -> critical, bulk 30/70
+              (contiguous); batch's records go to bulk, its consumers stop
+              at the last consumer step
+  naive       contiguous 30/70 -> 50/50 the way docs/operations.md told it
+              before: consumers, then producers, restarted with the new
+              values, nothing in between. Must be caught: records read by
+              the other bucket, and the consumers' log lines saying so.
+
+Asserted per variant from the ledger: 0 acknowledged records lost, 0 read
+by another bucket's consumers (a removed bucket's records may be read by
+the bucket its keys go to after the change), every record read by its own
+bucket, no failed delivery, no alarm line in the C consumers' logs;
+duplicates counted (all within a bucket). Figures per variant and step:
+records produced, seconds, drain waits.
+"""
+import json
+import os
+import subprocess
+import time
+
+RATE = 250           # records/s per producer, two producers
+DWELL = 5.0          # seconds each step runs under load once rolled
+PARTITIONS = 12
+ALARMS = ("takes over", "reads with another layout", "names bucket")
+
+VARIANTS = {
+    "stable": dict(layout="stable", buckets="critical, bulk",
+                   allocation="30%, 70%",
+                   next={"allocation": "50%, 50%"}),
+    "contiguous": dict(layout="contiguous", buckets="critical, bulk",
+                       allocation="30%, 70%",
+                       next={"allocation": "50%, 50%"}),
+    "add": dict(layout="stable", buckets="critical, bulk",
+                allocation="30%, 70%",
+                next={"buckets": "critical, bulk, batch",
+                      "allocation": "20%, 50%, 30%"}),
+    "remove": dict(layout="contiguous", buckets="critical, bulk, batch",
+                   allocation="20%, 50%, 30%",
+                   next={"buckets": "critical, bulk",
+                         "allocation": "30%, 70%"}),
+}
+
+
+def names(text):
+    return [b.strip() for b in text.split(",")]
+
+
+class Change:
+    """One variant: its processes, its ledger and its plan."""
+
+    def __init__(self, s, env, report, name, v):
+        self.s, self.env, self.report, self.name, self.v = s, env, report, \
+            name, v
+        self.topic = s.unique("change-" + name)
+        self.group = self.topic + "-app"
+        self.ledger = s.Ledger([], [])
+        self.producers, self.consumers = [], []
+        self.serial = 0
+        self.now_buckets = names(v["buckets"])
+        self.next_buckets = names(v["next"].get("buckets", v["buckets"]))
+        self.next_allocation = v["next"].get("allocation", v["allocation"])
+        props = ["bucket.priority.buckets=" + v["buckets"],
+                 "bucket.priority.allocation=" + v["allocation"],
+                 "bucket.priority.layout=" + v["layout"]]
+        props += ["bucket.priority.next.%s=%s" % kv for kv in
+                  v["next"].items()]
+        out = subprocess.run(
+            [env.change_plan_bin, "--partitions", str(PARTITIONS)] + props,
+            check=True, capture_output=True, text=True).stdout
+        self.plan = json.loads(out)
+        # id -> the bucket its key names, by producer id range
+        self.key_bucket = {}
+
+    # -- properties of each step --
+
+    def next_x(self, step):
+        x = ["bucket.priority.next.%s=%s" % kv for kv in self.v["next"].items()]
+        return x + ["bucket.priority.next.step=%d" % step]
+
+    def final(self):
+        """The next values as the main properties."""
+        return dict(buckets=", ".join(self.next_buckets),
+                    allocation=self.next_allocation)
+
+    # -- processes --
+
+    def producer(self, step):
+        """A producer at step (0: before the change; the last step: the
+        next properties)."""
+        self.serial += 1
+        start = self.serial * 10_000_000
+        last = step == self.plan["steps"]
+        kw = self.final() if last else dict(buckets=self.v["buckets"],
+                                            allocation=self.v["allocation"])
+        extra = self.next_x(step) if 0 < step < self.plan["steps"] else []
+        pr = self.s.Producer(self.env, "%s-producer-%d" % (self.name,
+                                                          self.serial),
+                             self.topic, self.v["layout"], start=start,
+                             rate=RATE, extra=extra, **kw)
+        pr.start_id = start
+        pr.key_names = names(kw["buckets"])
+        self.producers.append(pr)
+        self.ledger.producers.append(pr)
+        return pr
+
+    def consumer(self, bucket, wheel, step):
+        """A consumer of bucket at step (0: before; the last consumer step
+        and after: the next properties)."""
+        self.serial += 1
+        last_c = max(e["step"] for e in self.plan["plan"]
+                     if e["kind"] == "consumers")
+        kw = self.final() if step >= last_c else dict(
+            buckets=self.v["buckets"], allocation=self.v["allocation"])
+        extra = self.next_x(step) if 0 < step < last_c else []
+        cls = self.s.WheelConsumer if wheel else self.s.Consumer
+        c = cls(self.env, "%s-%s-%s-%d" % (self.name, bucket,
+                                           "py" if wheel else "c",
+                                           self.serial),
+                self.topic, self.v["layout"], bucket, self.group,
+                extra=extra, **kw)
+        c.wheel = wheel
+        self.consumers.append(c)
+        self.ledger.add_consumer(c)
+        return c
+
+    def has_assignment(self, c):
+        self.ledger.update()
+        return bool(c.assignments)
+
+    def roll_consumer(self, old, step, replace=True):
+        old.stop(60)
+        if not replace:
+            return
+        c = self.consumer(old.bucket, old.wheel, step)
+        self.s.wait_until("%s to be assigned" % c.name, 60,
+                          lambda: self.has_assignment(c))
+
+    # -- the ledger --
+
+    def bucket_of(self, i):
+        for pr in self.producers:
+            if pr.start_id <= i < pr.start_id + 10_000_000:
+                return pr.key_names[i % len(pr.key_names)]
+        return None
+
+    def home(self, b):
+        """The bucket that reads b's records after the change."""
+        if b in self.next_buckets:
+            return b
+        return self.next_buckets[-1]  # the default fallback: the last
+
+    def end_offsets(self):
+        ends = {}
+        self.ledger.update()
+        for _i, (p, _ms) in self.ledger.delivered.items():
+            ends[p] = ends.get(p, 0) + 1
+        return ends
+
+    def drained(self, step):
+        """The partitions to drain before consumer step `step` whose old
+        reader's group has not committed their end yet."""
+        entry = self.plan["plan"][step - 1]
+        before = self.plan["plan"][step - 2]["read"]
+        reader = {p: b for b, ps in before.items() for p in ps}
+        ends = self.end_offsets()
+        waiting = []
+        commits = {}
+        for p in entry["drain"]:
+            b = reader.get(p)
+            if b is None or b.startswith("+") or not ends.get(p):
+                continue
+            if b not in commits:
+                text = self.env.admin("lag", topic=self.topic,
+                                      group="%s.%s" % (self.group, b))
+                commits[b] = {int(w[0]): int(w[1]) for w in
+                              (line.split() for line in text.splitlines())}
+            if commits[b].get(p, -1) < ends[p]:
+                waiting.append(p)
+        return waiting
+
+    def wait_drained(self, step):
+        t0 = time.time()
+        self.s.wait_until("partitions %s drained before step %d"
+                          % (self.plan["plan"][step - 1]["drain"], step), 90,
+                          lambda: not self.drained(step), 0.5,
+                          missing=lambda: "not drained: %s"
+                          % self.drained(step))
+        # nothing more arrives there (no producer of an earlier step left)
+        ends = self.end_offsets()
+        self.s.quiet_window(1.0, "no record arrives on drained partitions")
+        later = self.end_offsets()
+        grew = [p for p in self.plan["plan"][step - 1]["drain"]
+                if later.get(p, 0) != ends.get(p, 0)]
+        if grew:
+            raise self.s.Failure("step %d: records still arrive on drained "
+                                 "partitions %s" % (step, grew))
+        return time.time() - t0
+
+    # -- the procedure --
+
+    def settled(self, entry):
+        """Each bucket's live consumers hold exactly the partitions the
+        step gives it to read, each partition once."""
+        self.ledger.update()
+        for b, want in entry["read"].items():
+            b = b.lstrip("+")
+            live = [c for c in self.consumers if c.bucket == b and c.alive()]
+            if not live:
+                continue
+            sets = [c.current for c in live]
+            union = frozenset().union(*sets)
+            if union != frozenset(want) or \
+                    sum(len(x) for x in sets) != len(union):
+                return False
+        return True
+
+    def settle(self, entry):
+        self.s.wait_until(
+            "every bucket's consumers to hold its partitions of step %d"
+            % entry["step"], 90, lambda: self.settled(entry), 0.5,
+            missing=lambda: "; ".join(
+                "%s %s" % (c.name, sorted(c.current))
+                for c in self.consumers if c.alive()))
+
+    def start(self):
+        s = self.s
+        self.env.admin("create", topic=self.topic, partitions=PARTITIONS)
+        for b in self.now_buckets:
+            for wheel in (False, True):
+                self.consumer(b, wheel, 0)
+        # before the change every consumer reads as at step 1
+        self.settle(dict(self.plan["plan"][0], step=0))
+        for _ in range(2):
+            self.producer(0)
+        s.wait_until("records read by every bucket", 60,
+                     lambda: self.read_by_every_bucket())
+
+    def read_by_every_bucket(self):
+        self.ledger.update()
+        seen = set(c.bucket for rs in self.ledger.reads.values()
+                   for c, *_ in rs)
+        return set(self.now_buckets) <= seen
+
+    def step(self, entry):
+        k, kind = entry["step"], entry["kind"]
+        t0 = time.time()
+        delivered0 = len(self.ledger.delivered)
+        drain_s = 0.0
+        if kind == "producers":
+            for pr in [p for p in self.producers if p.alive()]:
+                pr.stop(120)
+                self.producer(k)
+        else:
+            drain_s = self.wait_drained(k)
+            last_c = k == max(e["step"] for e in self.plan["plan"]
+                              if e["kind"] == "consumers")
+            for c in [c for c in self.consumers if c.alive()]:
+                self.roll_consumer(c, k, replace=not last_c or
+                                   c.bucket in self.next_buckets)
+            if last_c:
+                for b in self.next_buckets:
+                    if b not in self.now_buckets:
+                        for wheel in (False, True):
+                            c = self.consumer(b, wheel, k)
+                            self.s.wait_until(
+                                "%s to be assigned" % c.name, 60,
+                                lambda c=c: self.has_assignment(c))
+            self.settle(entry)
+        self.s.quiet_window(DWELL, "step %d runs under load" % k)
+        self.ledger.update()
+        return dict(step=k, kind=kind, drain_s=round(drain_s, 1),
+                    seconds=round(time.time() - t0, 1),
+                    records=len(self.ledger.delivered) - delivered0)
+
+    def finish(self):
+        s = self.s
+        self.s.quiet_window(3.0, "the last producers write under load")
+        s.drain_and_stop(self.ledger, [p for p in self.producers
+                                        if p.alive()],
+                         [c for c in self.consumers if c.alive()],
+                         self.report)
+
+    # -- the checks --
+
+    def check(self, steps, naive=False):
+        lg, rep = self.ledger, self.report
+        lg.update()
+        failed = [pr.name for pr in self.producers
+                  if pr.summary_fields().get("failed") != "0"]
+        lost = len(lg.pending)
+        foreign = not_own = dup = 0
+        foreign_ex = []
+        for i in lg.delivered:
+            kb = self.bucket_of(i)
+            rs = lg.reads.get(i, [])
+            ok_readers = {kb, self.home(kb)}
+            bad = [c for c, *_ in rs if c.bucket not in ok_readers]
+            foreign += len(bad) > 0
+            if bad and len(foreign_ex) < 3:
+                foreign_ex.append("%d (%s) read by %s" % (i, kb, bad[0].name))
+            if rs and not any(c.bucket in ok_readers for c, *_ in rs):
+                not_own += 1
+            dup += max(0, len(rs) - 1)
+        alarms = []
+        for c in self.consumers:
+            if c.wheel:
+                continue
+            with open(c.log_path, errors="replace") as f:
+                alarms += ["%s: %s" % (c.name, line.strip()[:200])
+                           for line in f if any(a in line for a in ALARMS)]
+        figures = dict(produced=len(lg.delivered), lost=lost,
+                       other_bucket=foreign, duplicates=dup,
+                       alarms=len(alarms), steps=steps)
+        rep.add("change %s (%s, %s -> %s, %d steps): produced %d, lost %d, "
+                "read by another bucket %d, duplicates %d, alarm lines %d; "
+                "steps %s" % (
+                    self.name, self.v["layout"], self.v["allocation"],
+                    self.next_allocation, self.plan["steps"],
+                    len(lg.delivered), lost, foreign, dup, len(alarms),
+                    "; ".join("%d %s %.1f s (drain %.1f s) %d records" % (
+                        st["step"], st["kind"], st["seconds"], st["drain_s"],
+                        st["records"]) for st in steps)),
+                **{"change_" + self.name: figures})
+        if naive:
+            return foreign, alarms
+        if failed:
+            rep.error("%s: failed deliveries in %s" % (self.name, failed))
+        if lost:
+            rep.error("%s: %d acknowledged records never read"
+                      % (self.name, lost))
+        if foreign:
+            rep.error("%s: %d records read by another bucket, e.g. %s"
+                      % (self.name, foreign, "; ".join(foreign_ex)))
+        if not_own:
+            rep.error("%s: %d records not read by their own bucket"
+                      % (self.name, not_own))
+        if alarms:
+            rep.error("%s: the procedure raised alarms: %s"
+                      % (self.name, alarms[:3]))
+        if len(lg.delivered) < 20 * RATE:
+            rep.error("%s: only %d records produced" % (self.name,
+                                                        len(lg.delivered)))
+        return foreign, alarms
+
+
+def run_variant(s, env, report, name):
+    ch = Change(s, env, report, name, VARIANTS[name])
+    s.log("change %s: plan of %d steps%s" % (
+        name, ch.plan["steps"],
+        ", refused: " + ch.plan["refused"] if ch.plan["refused"] else ""))
+    if ch.plan["refused"]:
+        raise s.Failure("plan refused: " + ch.plan["refused"])
+    ch.start()
+    steps = [ch.step(e) for e in ch.plan["plan"]]
+    ch.finish()
+    ch.check(steps)
+
+
+def run_naive(s, env, report):
+    """Consumers then producers restarted with the new values, no steps:
+    records must end up read by the other bucket, and be named."""
+    v = VARIANTS["contiguous"]
+    ch = Change(s, env, report, "naive", v)
+    ch.start()
+    t0 = time.time()
+    last_c = max(e["step"] for e in ch.plan["plan"] if e["kind"] ==
+                 "consumers")
+    for c in [c for c in ch.consumers if c.alive()]:
+        ch.roll_consumer(c, last_c)
+    for pr in [p for p in ch.producers if p.alive()]:
+        pr.stop(120)
+        ch.producer(ch.plan["steps"])
+    ch.finish()
+    foreign, alarms = ch.check([dict(step=1, kind="everything",
+                                     seconds=round(time.time() - t0, 1),
+                                     drain_s=0, records=0)], naive=True)
+    report.add("naive rollout: %d records read by another bucket, named by "
+               "%d log lines of the C consumers, e.g. %s"
+               % (foreign, len(alarms), alarms[:1]),
+               naive_other_bucket=foreign, naive_alarms=len(alarms))
+    if foreign == 0:
+        report.error("naive rollout: no record was read by another bucket; "
+                     "the scenario did not reproduce the fault")
+    if not alarms:
+        report.error("naive rollout: %d records read by another bucket and "
+                     "no consumer said so" % foreign)
+
+
+def run(s, env, report):
+    """s: the broker_suite module."""
+    s.prepare_wheel_env(env, report)
+    only = [x for x in os.environ.get("BP_CHANGE_VARIANTS", "").split(",")
+            if x]
+    for name in list(VARIANTS) + ["naive"]:
+        if only and name not in only:
+            continue
+        if name == "naive":
+            run_naive(s, env, report)
+        else:
+            run_variant(s, env, report, name)
