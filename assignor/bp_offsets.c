@@ -104,7 +104,7 @@ static rd_kafka_t *sibling_reader(const rd_kafka_conf_t *base,
  * 2.0.2 to 2.15.1 when the coordinator answers it with an error, as in
  * the first seconds of a broker.) */
 static void sibling_offsets(bp_client_t *c, const rd_kafka_conf_t *base,
-                            const char *group,
+                            const char *group, int bucket, int *from,
                             const rd_kafka_topic_partition_list_t *missing,
                             int64_t *best, int32_t partition_cnt) {
         rd_kafka_topic_partition_list_t *parts;
@@ -132,16 +132,21 @@ static void sibling_offsets(bp_client_t *c, const rd_kafka_conf_t *base,
                 if (!e->err && e->offset >= 0 && e->partition >= 0 &&
                     e->partition < partition_cnt &&
                     e->offset > best[e->partition])
+                {
                         best[e->partition] = e->offset;
+                        from[e->partition] = bucket;
+                }
         }
         rd_kafka_topic_partition_list_destroy(parts);
         rd_kafka_destroy(reader);
 }
 
-/* Highest sibling offsets for the partitions in \p missing, in best[]. */
+/* Highest sibling offsets for the partitions in \p missing, in best[],
+ * and the bucket of the group that committed each in from[] (-1: a bucket
+ * a layout change adds). */
 static void siblings(bp_client_t *c, rd_kafka_t *rk,
                      const rd_kafka_topic_partition_list_t *missing,
-                     int64_t *best, int32_t partition_cnt) {
+                     int64_t *best, int *from, int32_t partition_cnt) {
         char group[sizeof(c->base_group_id) + BP_MAX_NAME_LEN + 2];
         rd_kafka_conf_t *base;
         int b;
@@ -157,7 +162,18 @@ static void siblings(bp_client_t *c, rd_kafka_t *rk,
                         continue;
                 snprintf(group, sizeof(group), "%s.%s", c->base_group_id,
                          c->cfg.buckets[b].name);
-                sibling_offsets(c, base, group, missing, best, partition_cnt);
+                sibling_offsets(c, base, group, b, from, missing, best,
+                                partition_cnt);
+        }
+        /* During a layout change, the buckets it adds are siblings too. */
+        for (b = 0; b < c->cfg.next.bucket_cnt; b++) {
+                const bp_bucket_def_t *n = &c->cfg.next.buckets[b];
+                if (bp_config_find_bucket(&c->cfg, n->name, n->name_len) >= 0)
+                        continue;
+                snprintf(group, sizeof(group), "%s.%s", c->base_group_id,
+                         n->name);
+                sibling_offsets(c, base, group, -1, from, missing, best,
+                                partition_cnt);
         }
         rd_kafka_conf_destroy(base);
 }
@@ -169,9 +185,15 @@ static void siblings(bp_client_t *c, rd_kafka_t *rk,
  * place. Logged loudly: the procedure of docs/operations.md drains
  * first. */
 static void check_drained(bp_client_t *c, rd_kafka_t *rk, int32_t p,
-                          int64_t from) {
+                          int64_t from, int from_bucket) {
         int64_t lo = -1, hi = -1;
+        int home = from_bucket >= 0 ? c->change_home[from_bucket] : -1;
 
+        /* A bucket that a layout change removes still writes to the
+         * partitions its records go to afterwards: this consumer is their
+         * new home, and goes on where that group stopped. */
+        if (home >= 0 && (c->consumer_mask & (1ull << home)))
+                return;
         if (rd_kafka_query_watermark_offsets(rk, c->cfg.topic, p, &lo, &hi,
                                              BP_REBALANCE_TIMEOUT_MS) ||
             hi <= from)
@@ -260,6 +282,7 @@ void bp_offsets_decide(bp_client_t *c,
                        int32_t partition_cnt) {
         rd_kafka_topic_partition_list_t *all, *mine;
         int64_t *best, own;
+        int *from;
         int committed_before = 0, i;
         int32_t p;
 
@@ -279,10 +302,13 @@ void bp_offsets_decide(bp_client_t *c,
                                                           e->partition);
         }
         best = malloc(sizeof(*best) * (size_t)partition_cnt);
-        if (best && mine->cnt > 0) {
-                for (p = 0; p < partition_cnt; p++)
+        from = malloc(sizeof(*from) * (size_t)partition_cnt);
+        if (best && from && mine->cnt > 0) {
+                for (p = 0; p < partition_cnt; p++) {
                         best[p] = -1;
-                siblings(c, rk, mine, best, partition_cnt);
+                        from[p] = -1;
+                }
+                siblings(c, rk, mine, best, from, partition_cnt);
                 for (i = 0; i < assigned->cnt; i++) {
                         rd_kafka_topic_partition_t *e = &assigned->elems[i];
                         if (strcmp(e->topic, c->cfg.topic) ||
@@ -291,12 +317,14 @@ void bp_offsets_decide(bp_client_t *c,
                         own = all->elems[e->partition].offset;
                         if (best[e->partition] > own && best[e->partition] >= 0) {
                                 e->offset = best[e->partition];
-                                check_drained(c, rk, e->partition, e->offset);
+                                check_drained(c, rk, e->partition, e->offset,
+                                              from[e->partition]);
                         } else if (own < 0 && committed_before)
                                 e->offset = RD_KAFKA_OFFSET_BEGINNING;
                 }
         }
         free(best);
+        free(from);
         rd_kafka_topic_partition_list_destroy(mine);
         rd_kafka_topic_partition_list_destroy(all);
 }

@@ -329,6 +329,17 @@ static const trigger_t triggers[] = {
      {P "lag.threshold", "99999999999999999999"}},
     {"unknown `bucket.priority.*` name", 0, NONE, NONE,
      {P "bukets", "Platinum, Gold"}},
+    {"layout change: step out of range", 0, NONE, NONE, {P "next.step", "6"}},
+    {"layout change: next bucket and allocation counts differ (once both "
+     "are set)",
+     0, NONE, {{P "next.buckets", "Platinum, Gold, Silver"}},
+     {P "next.allocation", "50, 50"}},
+    {"layout change: the fallback bucket is one the change removes", 0, NONE,
+     {{P "fallback.partitioner", "Gold"}},
+     {P "next.buckets", "Platinum, Silver"}},
+    {"layout change: a built-in fallback partitioner", 0, NONE,
+     {{P "next.allocation", "50, 50"}},
+     {P "fallback.partitioner", "murmur2"}},
     {"another assignor on a consumer, or an empty one (librdkafka would "
      "reset it to `range,roundrobin`)",
      1, NONE, {{P "bucket", "Gold"}},

@@ -125,15 +125,17 @@ class Change:
         self.ledger.producers.append(pr)
         return pr
 
-    def consumer(self, bucket, wheel, step):
-        """A consumer of bucket at step (0: before; the last consumer step
-        and after: the next properties)."""
+    def consumer(self, bucket, wheel, step, final=False):
+        """A consumer of bucket at step (0: before). At the last consumer
+        step, as docs/operations.md says: the consumers of the buckets the
+        change keeps keep the next.* lines with that step (so that the
+        bucket a removed one merges into takes over from its group), those
+        of a bucket it adds (final) get the next values as their main
+        properties."""
         self.serial += 1
-        last_c = max(e["step"] for e in self.plan["plan"]
-                     if e["kind"] == "consumers")
-        kw = self.final() if step >= last_c else dict(
+        kw = self.final() if final else dict(
             buckets=self.v["buckets"], allocation=self.v["allocation"])
-        extra = self.next_x(step) if 0 < step < last_c else []
+        extra = self.next_x(step) if step > 0 and not final else []
         cls = self.s.WheelConsumer if wheel else self.s.Consumer
         c = cls(self.env, "%s-%s-%s-%d" % (self.name, bucket,
                                            "py" if wheel else "c",
@@ -283,7 +285,7 @@ class Change:
                 for b in self.next_buckets:
                     if b not in self.now_buckets:
                         for wheel in (False, True):
-                            c = self.consumer(b, wheel, k)
+                            c = self.consumer(b, wheel, k, final=True)
                             self.s.wait_until(
                                 "%s to be assigned" % c.name, 60,
                                 lambda c=c: self.has_assignment(c))
@@ -388,7 +390,10 @@ def run_naive(s, env, report):
     last_c = max(e["step"] for e in ch.plan["plan"] if e["kind"] ==
                  "consumers")
     for c in [c for c in ch.consumers if c.alive()]:
-        ch.roll_consumer(c, last_c)
+        c.stop(60)
+        n = ch.consumer(c.bucket, c.wheel, last_c, final=True)
+        s.wait_until("%s to be assigned" % n.name, 60,
+                     lambda n=n: ch.has_assignment(n))
     for pr in [p for p in ch.producers if p.alive()]:
         pr.stop(120)
         ch.producer(ch.plan["steps"])
