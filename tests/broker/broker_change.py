@@ -312,7 +312,7 @@ class Change:
         failed = [pr.name for pr in self.producers
                   if pr.summary_fields().get("failed") != "0"]
         lost = len(lg.pending)
-        foreign = not_own = dup = 0
+        foreign = not_own = dup = merged_dup = 0
         foreign_ex = []
         for i in lg.delivered:
             kb = self.bucket_of(i)
@@ -325,6 +325,8 @@ class Change:
             if rs and not any(c.bucket in ok_readers for c, *_ in rs):
                 not_own += 1
             dup += max(0, len(rs) - 1)
+            if len(set(c.bucket for c, *_ in rs)) > 1:
+                merged_dup += 1
         alarms = []
         for c in self.consumers:
             if c.wheel:
@@ -334,13 +336,16 @@ class Change:
                            for line in f if any(a in line for a in ALARMS)]
         figures = dict(produced=len(lg.delivered), lost=lost,
                        other_bucket=foreign, duplicates=dup,
+                       read_by_both_removed_and_home=merged_dup,
                        alarms=len(alarms), steps=steps)
         rep.add("change %s (%s, %s -> %s, %d steps): produced %d, lost %d, "
-                "read by another bucket %d, duplicates %d, alarm lines %d; "
-                "steps %s" % (
+                "read by another bucket %d, duplicates %d (of them records read "
+                "by two buckets: %d), alarm "
+                "lines %d; steps %s" % (
                     self.name, self.v["layout"], self.v["allocation"],
                     self.next_allocation, self.plan["steps"],
-                    len(lg.delivered), lost, foreign, dup, len(alarms),
+                    len(lg.delivered), lost, foreign, dup, merged_dup,
+                    len(alarms),
                     "; ".join("%d %s %.1f s (drain %.1f s) %d records" % (
                         st["step"], st["kind"], st["seconds"], st["drain_s"],
                         st["records"]) for st in steps)),
@@ -380,6 +385,33 @@ def run_variant(s, env, report, name):
     ch.check(steps)
 
 
+def audit_naive(s, env, ch):
+    """bp-audit --json with the properties file of the new layout, after
+    the naive rollout: its exit status and {finding kind: count}."""
+    props = os.path.join(env.workdir, "naive-new.properties")
+    with open(props, "w") as f:
+        f.write("bootstrap.servers=%s\n"
+                "plugin.library.paths=%s\n"
+                "bucket.priority.topic=%s\n"
+                "bucket.priority.buckets=%s\n"
+                "bucket.priority.allocation=%s\n"
+                "bucket.priority.layout=%s\n"
+                "group.id=%s\n" % (env.bootstrap, env.plugin, ch.topic,
+                                   ", ".join(ch.next_buckets),
+                                   ch.next_allocation, ch.v["layout"],
+                                   ch.group))
+    r = subprocess.run([env.audit_bin, "--config", props, "--json",
+                        "--timeout", "10000"], capture_output=True, text=True,
+                       timeout=180)
+    found = {}
+    if r.returncode in (0, 1):
+        for f in json.loads(r.stdout)["findings"]:
+            found[f["kind"]] = found.get(f["kind"], 0) + 1
+    else:
+        found["stderr"] = r.stderr.strip()[:300]
+    return r.returncode, found
+
+
 def run_naive(s, env, report):
     """Consumers then producers restarted with the new values, no steps:
     records must end up read by the other bucket, and be named."""
@@ -401,6 +433,13 @@ def run_naive(s, env, report):
     foreign, alarms = ch.check([dict(step=1, kind="everything",
                                      seconds=round(time.time() - t0, 1),
                                      drain_s=0, records=0)], naive=True)
+    rc, found = audit_naive(s, env, ch)
+    report.add("naive rollout, bp-audit with the new properties: exit %d, "
+               "findings %s" % (rc, found), naive_audit_exit=rc)
+    if rc != 1 or not (found.get("misrouted") or found.get("foreign_commit")):
+        report.error("naive rollout: bp-audit found neither records in the "
+                     "wrong bucket's partitions nor groups committing on "
+                     "other buckets' partitions (exit %d, %s)" % (rc, found))
     report.add("naive rollout: %d records read by another bucket, named by "
                "%d log lines of the C consumers, e.g. %s"
                % (foreign, len(alarms), alarms[:1]),
