@@ -101,18 +101,10 @@ def watch_on_terminal(env, props):
 def run(s, env, report):
     topic, group = s.unique("audit"), s.unique("app")
     layout, parts = "contiguous", 12
-    props = os.path.join(env.workdir, "app.properties")
-    with open(props, "w") as f:
-        f.write("# the clients' properties file\n"
-                "bootstrap.servers=%s\n"
-                "plugin.library.paths=%s\n"
-                "bucket.priority.topic=%s\n"
-                "bucket.priority.buckets=%s\n"
-                "bucket.priority.allocation=%s\n"
-                "bucket.priority.layout=%s\n"
-                "group.id=%s\n" % (env.bootstrap, env.plugin, topic,
-                                   ", ".join(s.BUCKETS), s.ALLOCATION,
-                                   layout, group))
+    props = s.write_properties(env, os.path.join(env.workdir,
+                                                 "app.properties"),
+                               topic, ", ".join(s.BUCKETS), s.ALLOCATION,
+                               layout, group)
     want = env.layout(layout, parts)
 
     # -- a topic that does not exist

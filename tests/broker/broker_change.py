@@ -388,18 +388,10 @@ def run_variant(s, env, report, name):
 def audit_naive(s, env, ch):
     """bp-audit --json with the properties file of the new layout, after
     the naive rollout: its exit status and {finding kind: count}."""
-    props = os.path.join(env.workdir, "naive-new.properties")
-    with open(props, "w") as f:
-        f.write("bootstrap.servers=%s\n"
-                "plugin.library.paths=%s\n"
-                "bucket.priority.topic=%s\n"
-                "bucket.priority.buckets=%s\n"
-                "bucket.priority.allocation=%s\n"
-                "bucket.priority.layout=%s\n"
-                "group.id=%s\n" % (env.bootstrap, env.plugin, ch.topic,
-                                   ", ".join(ch.next_buckets),
-                                   ch.next_allocation, ch.v["layout"],
-                                   ch.group))
+    props = s.write_properties(env, os.path.join(env.workdir,
+                                                 "naive-new.properties"),
+                               ch.topic, ", ".join(ch.next_buckets),
+                               ch.next_allocation, ch.v["layout"], ch.group)
     r = subprocess.run([env.audit_bin, "--config", props, "--json",
                         "--timeout", "10000"], capture_output=True, text=True,
                        timeout=180)

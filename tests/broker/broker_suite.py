@@ -461,6 +461,21 @@ class Ledger:
             time.sleep(0.5)
 
 
+def write_properties(env, path, topic, buckets, allocation, layout, group):
+    """The clients' properties file, as bp-audit --config reads it."""
+    with open(path, "w") as f:
+        f.write("# the clients' properties file\n"
+                "bootstrap.servers=%s\n"
+                "plugin.library.paths=%s\n"
+                "bucket.priority.topic=%s\n"
+                "bucket.priority.buckets=%s\n"
+                "bucket.priority.allocation=%s\n"
+                "bucket.priority.layout=%s\n"
+                "group.id=%s\n" % (env.bootstrap, env.plugin, topic, buckets,
+                                   allocation, layout, group))
+    return path
+
+
 def wait_until(what, timeout, cond, interval=0.25, missing=None):
     """Polls cond() until it returns something true, and returns that.
     After timeout seconds fails naming what did not happen, with
