@@ -3,10 +3,10 @@ change under load, by the procedure of docs/operations.md ("Changing
 allocations or buckets"), on a real broker.
 
 Each variant runs on a topic of its own, 12 partitions, two producer
-processes (bp-broker-client, 250 records/s each, unique ids) and two
-consumers per bucket in separate processes: one C (bp-broker-client), one
-Python on the PyPI confluent-kafka wheel configured by a config dict
-(bp_wheel_consumer.py). The procedure's steps come from the plan
+processes at 250 records/s each, unique ids, and two consumers per bucket
+in separate processes: of each kind one C (bp-broker-client), one Python
+on the PyPI confluent-kafka wheel configured by a config dict
+(bp_wheel_producer.py, bp_wheel_consumer.py). The procedure's steps come from the plan
 (bp-change-plan, shared/bp_change.c): each step rolls the producers or the
 consumers one process at a time with the step's properties
 (bucket.priority.next.* and next.step; the last consumer and producer
@@ -106,19 +106,22 @@ class Change:
 
     # -- processes --
 
-    def producer(self, step):
+    def producer(self, step, wheel):
         """A producer at step (0: before the change; the last step: the
-        next properties)."""
+        next properties): C, or Python on the wheel."""
         self.serial += 1
         start = self.serial * 10_000_000
         last = step == self.plan["steps"]
         kw = self.final() if last else dict(buckets=self.v["buckets"],
                                             allocation=self.v["allocation"])
         extra = self.next_x(step) if 0 < step < self.plan["steps"] else []
-        pr = self.s.Producer(self.env, "%s-producer-%d" % (self.name,
-                                                          self.serial),
-                             self.topic, self.v["layout"], start=start,
-                             rate=RATE, extra=extra, **kw)
+        cls = self.s.WheelProducer if wheel else self.s.Producer
+        pr = cls(self.env, "%s-producer-%s-%d" % (self.name,
+                                                  "py" if wheel else "c",
+                                                  self.serial),
+                 self.topic, self.v["layout"], start=start, rate=RATE,
+                 extra=extra, **kw)
+        pr.wheel = wheel
         pr.start_id = start
         pr.key_names = names(kw["buckets"])
         self.producers.append(pr)
@@ -254,8 +257,8 @@ class Change:
                 self.consumer(b, wheel, 0)
         # before the change every consumer reads as at step 1
         self.settle(dict(self.plan["plan"][0], step=0))
-        for _ in range(2):
-            self.producer(0)
+        for wheel in (False, True):
+            self.producer(0, wheel)
         s.wait_until("records read by every bucket", 60,
                      lambda: self.read_by_every_bucket())
 
@@ -273,7 +276,7 @@ class Change:
         if kind == "producers":
             for pr in [p for p in self.producers if p.alive()]:
                 pr.stop(120)
-                self.producer(k)
+                self.producer(k, pr.wheel)
         else:
             drain_s = self.wait_drained(k)
             last_c = k == max(e["step"] for e in self.plan["plan"]
@@ -420,7 +423,7 @@ def run_naive(s, env, report):
                      lambda n=n: ch.has_assignment(n))
     for pr in [p for p in ch.producers if p.alive()]:
         pr.stop(120)
-        ch.producer(ch.plan["steps"])
+        ch.producer(ch.plan["steps"], pr.wheel)
     ch.finish()
     foreign, alarms = ch.check([dict(step=1, kind="everything",
                                      seconds=round(time.time() - t0, 1),

@@ -231,8 +231,8 @@ class Producer(Proc):
                  rate=None, extra=(), bootstrap=None, buckets=None,
                  allocation=None, key_bucket=None):
         self.out = os.path.join(env.workdir, name + ".dr")
-        args = [env.client, "produce"] + env.common(topic, layout, bootstrap,
-                                                    buckets, allocation)
+        args = self.program(env) + ["produce"] + env.common(
+            topic, layout, bootstrap, buckets, allocation)
         args += ["--out", self.out, "--start", str(start)]
         if key_bucket:
             args += ["--key-bucket", key_bucket]
@@ -244,6 +244,23 @@ class Producer(Proc):
             args += ["-X", x]
         super().__init__(env, name, args)
         self.tail = Tail(self.out)
+
+    @staticmethod
+    def program(env):
+        return [env.client]
+
+
+class WheelProducer(Producer):
+    """bp_wheel_producer.py under the venv of prepare-wheel.sh: a producer
+    written with the PyPI confluent-kafka wheel, configured by a config
+    dict only. Same options (no --count, --key-bucket), files and summary
+    as bp-broker-client produce."""
+
+    @staticmethod
+    def program(env):
+        return [env.wheel_python, os.path.join(
+            os.path.dirname(os.path.abspath(__file__)),
+            "bp_wheel_producer.py")]
 
 
 FETCH_STATE = re.compile(
