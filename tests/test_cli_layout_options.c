@@ -1,7 +1,8 @@
 /*
  * test_cli_layout_options.c - the layout options that bp-layout and
  * bp-audit share (tools/bp_cli_layout_options.c): each of --buckets,
- * --allocation, --layout and --delimiter, parsed by getopt_long() from a
+ * --allocation, --layout and --delimiter (and --next-buckets,
+ * --next-allocation, --next-layout for a live change), parsed by getopt_long() from a
  * table that also holds a program's own options, stands for the
  * bucket.priority.* property of its name, with its value; any other
  * option stands for no property.
@@ -86,11 +87,33 @@ static void test_other_values_name_no_property(void **state) {
                 assert_null(bp_cli_layout_property(others[i]));
 }
 
+static const struct option next_options[] = {BP_CLI_NEXT_LAYOUT_OPTIONS};
+
+/* --next-<x> stands for bucket.priority.next.<x>, and its value lies
+ * outside the characters a program's one-letter options use. */
+static void test_next_options_name_next_properties(void **state) {
+        size_t i, n = sizeof(next_options) / sizeof(next_options[0]);
+        char want[64];
+        (void)state;
+        assert_int_equal(n, 3);
+        for (i = 0; i < n; i++) {
+                const char *got = bp_cli_layout_property(next_options[i].val);
+                assert_true(strncmp(next_options[i].name, "next-", 5) == 0);
+                snprintf(want, sizeof(want), "bucket.priority.next.%s",
+                         next_options[i].name + 5);
+                assert_int_equal(next_options[i].has_arg, required_argument);
+                assert_true(next_options[i].val > 255);
+                assert_non_null(got);
+                assert_string_equal(got, want);
+        }
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_each_option_names_its_property),
             cmocka_unit_test(test_parsed_with_a_programs_own_options),
             cmocka_unit_test(test_other_values_name_no_property),
+            cmocka_unit_test(test_next_options_name_next_properties),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -16,6 +16,12 @@ const char *bp_cli_layout_property(int opt) {
                 return BP_PROP_LAYOUT;
         case 'd':
                 return BP_PROP_DELIMITER;
+        case BP_CLI_OPT_NEXT_BUCKETS:
+                return BP_PROP_NEXT_BUCKETS;
+        case BP_CLI_OPT_NEXT_ALLOCATION:
+                return BP_PROP_NEXT_ALLOCATION;
+        case BP_CLI_OPT_NEXT_LAYOUT:
+                return BP_PROP_NEXT_LAYOUT;
         default:
                 return NULL;
         }
