@@ -1,13 +1,17 @@
 /*
  * bp_layout_cli.c - bp-layout, the operators' and teachers' view of a bucket
- * layout: which partitions each bucket owns, and which partitions change
- * bucket as the topic grows.
+ * layout: which partitions each bucket owns, which partitions change
+ * bucket as the topic grows, and the steps of a live layout change
+ * (bp_layout_change.c).
  *
  *   bp-layout --buckets "Platinum, Gold" --allocation "70%, 30%"
  *             --partitions 6 [--layout contiguous|stable]
  *             [--growth 6,12,24] [--delimiter -] [--json]
+ *   bp-layout ... --partitions 12 [--next-buckets B] [--next-allocation A]
+ *             [--next-layout L] [--group-id G]
  *
- * Bad input: a message on stderr and exit code 2.
+ * Bad input: a message on stderr and exit code 2; a change plan that is
+ * refused: its reason and exit code 1.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -18,6 +22,7 @@
 #include "bp_config.h"
 #include "bp_escape.h"
 #include "bp_layout.h"
+#include "bp_layout_change.h"
 #include "bp_list.h"
 
 #define MAX_STEPS 64
@@ -28,7 +33,14 @@ static void usage(FILE *f) {
                 "\"70%%, 30%%\"\n"
                 "                 (--partitions N | --growth N1,N2,...)\n"
                 "                 [--layout contiguous|stable] [--delimiter D] "
-                "[--json]\n");
+                "[--json]\n"
+                "a live layout change, step by step (with --partitions):\n"
+                "                 [--next-buckets B] [--next-allocation A] "
+                "[--next-layout L]\n"
+                "                 [--group-id G]  (names the groups "
+                "<G>.<bucket> that drain)\n"
+                "exit status: 0, 1 a change that cannot be made (the reason "
+                "is printed), 2 bad input\n");
 }
 
 static int bad(const char *fmt, const char *a) {
@@ -56,24 +68,6 @@ static int parse_count(const char *s, size_t len, int32_t *out) {
         return 0;
 }
 
-/* Prints the partitions of bucket b as ranges: "0-3,8,10-11". */
-static void print_ranges(FILE *f, const bp_layout_t *l, int b) {
-        int32_t i, n = l->count[b], *p = l->partitions + l->first[b];
-        if (n == 0) {
-                fprintf(f, "(none)");
-                return;
-        }
-        for (i = 0; i < n;) {
-                int32_t j = i;
-                while (j + 1 < n && p[j + 1] == p[j] + 1)
-                        j++;
-                fprintf(f, "%s%d", i ? "," : "", (int)p[i]);
-                if (j > i)
-                        fprintf(f, "-%d", (int)p[j]);
-                i = j + 1;
-        }
-}
-
 static void print_table(const bp_config_t *cfg, const bp_layout_t *l) {
         char alloc[32];
         int b;
@@ -86,7 +80,7 @@ static void print_table(const bp_config_t *cfg, const bp_layout_t *l) {
                 strcat(alloc, "%");
                 printf("  %-20s %10s %6d  ", cfg->buckets[b].name, alloc,
                        (int)l->count[b]);
-                print_ranges(stdout, l, b);
+                bp_layout_print_ranges(stdout, l, b);
                 printf("\n");
         }
 }
@@ -133,6 +127,8 @@ static int print_moves(const bp_config_t *cfg, const bp_layout_t *prev,
 int main(int argc, char **argv) {
         static const struct option opts[] = {
             BP_CLI_LAYOUT_OPTIONS,
+            BP_CLI_NEXT_LAYOUT_OPTIONS,
+            {"group-id", required_argument, NULL, 'G'},
             {"partitions", required_argument, NULL, 'p'},
             {"growth", required_argument, NULL, 'g'},
             {"json", no_argument, NULL, 'j'},
@@ -142,7 +138,8 @@ int main(int argc, char **argv) {
         bp_layout_t *layouts[MAX_STEPS] = {0};
         int32_t steps[MAX_STEPS];
         int nsteps = 0, json = 0, opt, i, rc = 0;
-        const char *growth = NULL, *partitions = NULL, *property;
+        const char *growth = NULL, *partitions = NULL, *property,
+                   *group_id = NULL;
         char err[512];
 
         bp_config_init(&cfg);
@@ -161,6 +158,9 @@ int main(int argc, char **argv) {
                         break;
                 case 'g':
                         growth = optarg;
+                        break;
+                case 'G':
+                        group_id = optarg;
                         break;
                 case 'j':
                         json = 1;
@@ -205,6 +205,19 @@ int main(int argc, char **argv) {
                         nsteps++;
                 }
         }
+        if (cfg.next.set && growth)
+                return bad("%s", "--next-* plans a change at one partition "
+                                 "count: give --partitions, not --growth");
+        if (cfg.next.set && cfg.next.bucket_cnt == 0 &&
+            cfg.next.allocation_cnt == 0 && !cfg.next.layout_set)
+                return bad("%s", "give --next-buckets, --next-allocation or "
+                                 "--next-layout");
+        if (group_id && !cfg.next.set)
+                return bad("%s", "--group-id names the groups of a change: "
+                                 "give --next-buckets, --next-allocation or "
+                                 "--next-layout");
+        if (cfg.next.set)
+                return bp_layout_change_print(&cfg, steps[0], group_id, json);
         for (i = 0; i < nsteps; i++) {
                 layouts[i] = bp_layout_compute(&cfg, steps[i], err,
                                                sizeof(err));
