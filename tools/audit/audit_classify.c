@@ -39,7 +39,9 @@ void audit_routing_findings(audit_t *a) {
         for (p = 0; p < a->layout->partition_cnt; p++) {
                 audit_partition_t *pt = &a->parts[p];
                 b = a->layout->bucket_of[p];
-                if (pt->keys[AUDIT_KEY_MISROUTED])
+                /* During a layout change the step's routing judges keys
+                 * (audit_change.c: step_misplaced). */
+                if (pt->keys[AUDIT_KEY_MISROUTED] && !a->change)
                         audit_add_finding(
                             a, AUDIT_F_MISROUTED, b, p, -1, -1,
                             pt->keys[AUDIT_KEY_MISROUTED],

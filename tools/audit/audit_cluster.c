@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "audit_change.h"
 #include "audit_classify.h"
 #include "bp_connection.h"
 #include "bp_list.h"
@@ -344,7 +345,8 @@ static void describe_group(audit_cluster_t *c, audit_t *a, int one,
  * rd_kafka_committed(), which waits out a coordinator that is still
  * loading. (The Admin API's ListConsumerGroupOffsets crashes librdkafka
  * 2.0.2 when the coordinator answers so, as on a new cluster.) */
-static void read_offsets(audit_cluster_t *c, audit_t *a, int g) {
+static void read_offsets(audit_cluster_t *c, audit_t *a, int g,
+                         int64_t *out) {
         rd_kafka_conf_t *conf = rd_kafka_conf_dup(c->conf);
         rd_kafka_topic_partition_list_t *tp = NULL;
         rd_kafka_resp_err_t err = RD_KAFKA_RESP_ERR__FAIL;
@@ -371,9 +373,10 @@ static void read_offsets(audit_cluster_t *c, audit_t *a, int g) {
                 int i;
                 for (i = 0; i < tp->cnt; i++)
                         if (!tp->elems[i].err && tp->elems[i].offset >= 0)
-                                a->groups[g].committed[tp->elems[i].partition] =
+                                out[tp->elems[i].partition] =
                                     tp->elems[i].offset;
-                a->groups[g].offsets_read = 1;
+                if (out == a->groups[g].committed)
+                        a->groups[g].offsets_read = 1;
         } else
                 audit_add_finding(a, AUDIT_F_UNCHECKED, -1, -1, g, -1, 0,
                                   "group %s: committed offsets not read: %s",
@@ -426,7 +429,7 @@ void audit_cluster_groups(audit_cluster_t *c, audit_t *a) {
              g++)
                 describe_group(c, a, g, q);
         for (g = 0; g < a->group_cnt; g++)
-                read_offsets(c, a, g);
+                read_offsets(c, a, g, a->groups[g].committed);
         if (!c->abandoned) {
                 rd_kafka_queue_destroy(q);
                 rd_kafka_destroy(c->admin);
@@ -449,6 +452,7 @@ static int take(audit_t *a, const rd_kafka_message_t *m) {
         if (m->err)
                 return 0;
         audit_count_key(a, p, m->key, m->key_len);
+        audit_change_count_key(a, p, m->offset, m->key, m->key_len);
         if (m->offset >= pt->high - 1)
                 return pt->routing_read = 1;
         return 0;
@@ -500,6 +504,27 @@ void audit_cluster_routing(audit_cluster_t *c, audit_t *a, int records) {
         rd_kafka_queue_destroy(q);
         if (rkt)
                 rd_kafka_topic_destroy(rkt);
+}
+
+void audit_cluster_change_reread(audit_cluster_t *c, audit_t *a) {
+        audit_change_t *ch = a->change;
+        int32_t p, n = a->layout->partition_cnt;
+        int g;
+        int64_t lo, hi;
+
+        if (!ch)
+                return;
+        for (p = 0; p < n; p++)
+                if (!rd_kafka_query_watermark_offsets(c->rk, a->cfg->topic, p,
+                                                      &lo, &hi,
+                                                      c->timeout_ms))
+                        ch->parts[p].high_end = hi;
+        if (audit_change_alloc_commits(a))
+                return;
+        for (g = 0; ch->committed_end && g < a->group_cnt; g++)
+                if (a->groups[g].offsets_read)
+                        read_offsets(c, a, g,
+                                     ch->committed_end + (size_t)g * (size_t)n);
 }
 
 void audit_cluster_close(audit_cluster_t *c) {

@@ -44,6 +44,11 @@ void audit_cluster_groups(audit_cluster_t *c, audit_t *a);
  *  keys (audit_count_key()). */
 void audit_cluster_routing(audit_cluster_t *c, audit_t *a, int records);
 
+/** During a layout change (a->change): the end offsets and the groups'
+ *  committed offsets read again, at the end of the audit, so that ends
+ *  that move and commits that advance are seen. */
+void audit_cluster_change_reread(audit_cluster_t *c, audit_t *a);
+
 void audit_cluster_close(audit_cluster_t *c);
 
 #endif /* AUDIT_CLUSTER_H */

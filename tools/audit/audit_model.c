@@ -4,6 +4,8 @@
  */
 #include "audit_model.h"
 
+#include "audit_change.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,14 +18,26 @@
 static const char *finding_names[AUDIT_F__CNT] = {
     "misrouted",   "no_consumer",  "unread_partition", "double_read",
     "not_bucket_consumer", "idle_member", "stale_commit",
-    "foreign_commit", "unknown_keys", "unchecked"};
+    "foreign_commit", "unknown_keys", "unchecked", "step_misplaced",
+    "step_reader", "wait"};
 
 const char *audit_finding_name(audit_finding_kind_t kind) {
         return (unsigned)kind < AUDIT_F__CNT ? finding_names[kind] : "?";
 }
 
 int audit_finding_is_fault(audit_finding_kind_t kind) {
-        return kind <= AUDIT_F_NOT_BUCKET;
+        return kind <= AUDIT_F_NOT_BUCKET || kind == AUDIT_F_STEP_MISPLACED ||
+               kind == AUDIT_F_STEP_READER;
+}
+
+int audit_exit_status(const audit_t *a) {
+        int i, wait = 0;
+        for (i = 0; i < a->finding_cnt; i++) {
+                if (audit_finding_is_fault(a->findings[i].kind))
+                        return 1;
+                wait |= a->findings[i].kind == AUDIT_F_WAIT;
+        }
+        return wait ? 4 : 0;
 }
 
 /* Sets bit b of owners[p] for the bucket b that owns partition p when the
@@ -195,6 +209,7 @@ void audit_destroy(audit_t *a) {
         free(a->parts);
         free(a->history);
         free(a->past);
+        audit_change_destroy(a);
         bp_layout_destroy(a->layout);
         memset(a, 0, sizeof(*a));
 }

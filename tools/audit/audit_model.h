@@ -78,6 +78,12 @@ typedef enum {
                                   *   by no current member */
         AUDIT_F_UNKNOWN_KEYS,    /**< note */
         AUDIT_F_UNCHECKED,       /**< note: something could not be read */
+        AUDIT_F_STEP_MISPLACED,  /**< fault: records the step's routing
+                                  *   does not put there (layout change) */
+        AUDIT_F_STEP_READER,     /**< fault: a group commits outside what
+                                  *   its bucket reads at the step */
+        AUDIT_F_WAIT,            /**< wait: the next consumer step of a
+                                  *   layout change may not start yet */
         AUDIT_F__CNT
 } audit_finding_kind_t;
 
@@ -107,6 +113,11 @@ typedef struct audit {
         audit_finding_t *findings;
         int finding_cnt, finding_cap;
         int routing_records; /**< Records per partition read (N). */
+        struct audit_change *change; /**< A layout change under way
+                                      *   (audit_change.h), or NULL. */
+        const bp_layout_t *read_layout; /**< The layout consumers map
+                                         *   with, when not layout (a
+                                         *   change's step); not owned. */
 } audit_t;
 
 /** Sets up \p a for \p cfg at \p partition_cnt. Returns 0, or -1 with
@@ -136,6 +147,11 @@ void audit_add_finding(audit_t *a, audit_finding_kind_t kind, int bucket,
 
 /** 1 for the kinds that make bp-audit exit 1. */
 int audit_finding_is_fault(audit_finding_kind_t kind);
+
+/** bp-audit's exit status for \p a's findings: 1 with a fault, else 4
+ *  with a "wait" finding (a layout change's next step may not start yet),
+ *  else 0. */
+int audit_exit_status(const audit_t *a);
 
 /** The finding kind's name in the JSON ("misrouted", ...). */
 const char *audit_finding_name(audit_finding_kind_t kind);

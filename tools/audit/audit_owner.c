@@ -49,12 +49,18 @@ static void add_reader(audit_t *a, int32_t p, int g, int m) {
         a->groups[g].members[m].reads[a->groups[g].members[m].read_cnt++] = p;
 }
 
+/* The layout consumers map with: during a layout change, the one of its
+ * step (partitions of a bucket the change adds belong to none). */
+static const bp_layout_t *mapped(const audit_t *a) {
+        return a->read_layout ? a->read_layout : a->layout;
+}
+
 static void map_group(audit_t *a, int g, int32_t *b) {
         audit_group_t *grp = &a->groups[g];
         int32_t n = a->layout->partition_cnt, b_cnt, p;
         int m, k;
 
-        b_cnt = bp_mapping_partitions(a->layout, grp->buckets, grp->bucket_cnt,
+        b_cnt = bp_mapping_partitions(mapped(a), grp->buckets, grp->bucket_cnt,
                                       b);
         for (m = 0; m < grp->member_cnt; m++) {
                 audit_member_t *mem = &grp->members[m];
@@ -116,17 +122,20 @@ static void partition_findings(audit_t *a) {
         const bp_config_t *cfg = a->cfg;
 
         for (b = 0; b < cfg->bucket_cnt; b++) {
-                if (bucket_has_members(a, b, &described) || !described)
+                if (bucket_has_members(a, b, &described) || !described ||
+                    (a->read_layout && a->read_layout->count[b] == 0))
                         continue;
                 audit_add_finding(a, AUDIT_F_NO_CONSUMER, b, -1, -1, -1, 0,
                                   "bucket %s: no group serving it has a "
                                   "member; its %d partitions are not read",
                                   cfg->buckets[b].name,
-                                  (int)a->layout->count[b]);
+                                  (int)mapped(a)->count[b]);
         }
         for (p = 0; p < n; p++) {
                 audit_partition_t *pt = &a->parts[p];
-                b = a->layout->bucket_of[p];
+                b = mapped(a)->bucket_of[p];
+                if (b >= cfg->bucket_cnt)
+                        continue; /* a bucket a layout change adds */
                 if (pt->reader_cnt >= 2) {
                         const audit_group_t *g0 =
                             &a->groups[pt->reader_group[0]];

@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "audit_change_report.h"
 #include "audit_lag.h"
 #include "bp_escape.h"
 
@@ -20,10 +21,8 @@ int audit_fault_count(const audit_t *a) {
         return n;
 }
 
-/* Writes \p p[0..n-1] as ranges ("0-3,8,10-11"; "-" when empty) into
- * \p buf, truncated to fit. */
-static void format_ranges(char *buf, size_t size, const int32_t *p,
-                          int32_t n) {
+void audit_format_ranges(char *buf, size_t size, const int32_t *p,
+                         int32_t n) {
         size_t at = 0;
         int32_t i, j;
         buf[0] = '\0';
@@ -57,7 +56,7 @@ static void text_buckets(FILE *f, const audit_t *a) {
                                      sizeof(alloc));
                 strcat(alloc, "%");
                 fprintf(f, "  %-16s %6s  ", a->cfg->buckets[b].name, alloc);
-                format_ranges(ranges, sizeof(ranges),
+                audit_format_ranges(ranges, sizeof(ranges),
                               bucket_parts(a->layout, b), a->layout->count[b]);
                 fprintf(f, "%-16s", ranges);
                 lag = audit_bucket_lag(a, b, &unc);
@@ -85,10 +84,10 @@ static void text_groups(FILE *f, const audit_t *a) {
                         const audit_member_t *mem = &grp->members[m];
                         fprintf(f, "    %s (client id \"%s\", %s)\n",
                                 mem->consumer_id, mem->client_id, mem->host);
-                        format_ranges(ranges, sizeof(ranges), mem->indexes,
+                        audit_format_ranges(ranges, sizeof(ranges), mem->indexes,
                                       mem->index_cnt);
                         fprintf(f, "      broker says  %s\n", ranges);
-                        format_ranges(ranges, sizeof(ranges), mem->reads,
+                        audit_format_ranges(ranges, sizeof(ranges), mem->reads,
                                       mem->read_cnt);
                         fprintf(f, "      reads        %s%s\n", ranges,
                                 mem->not_bucket ? "  (NOT a bucket consumer: "
@@ -163,15 +162,20 @@ void audit_print_text(FILE *f, const audit_t *a, const bp_layout_t *growth) {
                 a->routing_records);
         text_partitions(f, a);
         text_growth(f, a, growth);
+        audit_change_print_text(f, a);
         fprintf(f, "\n");
         for (i = 0; i < a->finding_cnt; i++)
                 fprintf(f, "%s %s: %s\n",
                         audit_finding_is_fault(a->findings[i].kind) ? "FAULT"
+                        : a->findings[i].kind == AUDIT_F_WAIT       ? "WAIT "
                                                                    : "note ",
                         audit_finding_name(a->findings[i].kind),
                         a->findings[i].text);
         fprintf(f, "%s: %d fault%s, %d note%s\n",
-                faults ? "NOT HEALTHY" : "healthy", faults,
+                faults                       ? "NOT HEALTHY"
+                : audit_exit_status(a) == 4 ? "healthy, but WAIT"
+                                            : "healthy",
+                faults,
                 faults == 1 ? "" : "s", a->finding_cnt - faults,
                 a->finding_cnt - faults == 1 ? "" : "s");
 }
@@ -376,6 +380,8 @@ void audit_print_json(FILE *f, const audit_t *a, const bp_layout_t *growth) {
         json_groups(f, a);
         fprintf(f, ",");
         json_growth(f, a, growth);
+        fprintf(f, ",");
+        audit_change_print_json(f, a);
         fprintf(f, ",");
         json_findings(f, a);
         fprintf(f, "}\n");

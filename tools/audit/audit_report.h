@@ -9,6 +9,11 @@
 
 #include "audit_model.h"
 
+/** Writes \p p[0..n-1] as ranges ("0-3,8,10-11"; "-" when empty) into
+ *  \p buf, truncated to fit. */
+void audit_format_ranges(char *buf, size_t size, const int32_t *p,
+                         int32_t n);
+
 /** Number of findings that are faults (bp-audit exits 1 if any). */
 int audit_fault_count(const audit_t *a);
 
