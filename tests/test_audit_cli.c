@@ -5,7 +5,9 @@
  * properties, no bootstrap, bad options, a cluster that does not answer,
  * a topic that does not exist), and on the embedded mock cluster (which
  * has no DescribeGroups) exact key counts, the misrouted fault, and the
- * ownership check reported as not done.
+ * ownership check reported as not done; during a live layout change the
+ * drain verdict (exit status 4 while a partition is not drained, 0 once
+ * it is) and records that fit the next layout too early (exit status 1).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -220,6 +222,116 @@ static void test_mock_routing(void **state) {
         unlink(path);
 }
 
+/* Commits \p offset for group \p group on partitions lo..hi of orders,
+ * as a consumer of that group does. */
+static void commit(const char *group, int32_t lo, int32_t hi, int64_t offset) {
+        rd_kafka_conf_t *conf = rd_kafka_conf_new();
+        rd_kafka_topic_partition_list_t *tp;
+        char err[256];
+        rd_kafka_t *rk;
+        int32_t p;
+
+        assert_int_equal(rd_kafka_conf_set(conf, "bootstrap.servers",
+                                           tc.bootstraps, err, sizeof(err)),
+                         RD_KAFKA_CONF_OK);
+        assert_int_equal(rd_kafka_conf_set(conf, "group.id", group, err,
+                                           sizeof(err)),
+                         RD_KAFKA_CONF_OK);
+        rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, err, sizeof(err));
+        assert_non_null(rk);
+        tp = rd_kafka_topic_partition_list_new(hi - lo + 1);
+        for (p = lo; p <= hi; p++)
+                rd_kafka_topic_partition_list_add(tp, "orders", p)->offset =
+                    offset;
+        assert_int_equal(rd_kafka_commit(rk, tp, 0), 0);
+        rd_kafka_topic_partition_list_destroy(tp);
+        rd_kafka_consumer_close(rk);
+        rd_kafka_destroy(rk);
+}
+
+/* critical, bulk 30/70 -> 50/50 on 12 partitions (contiguous): bulk 0-7,
+ * critical 8-11 now; before consumer step 2, app.bulk must have read 0-5
+ * to their end. Producers are on step 1. */
+static void test_mock_change_drain(void **state) {
+        const char *text[] = {"--config", path, "--timeout", "1000", NULL};
+        const char *json[] = {"--config", path, "--timeout", "1000", "--json",
+                              NULL};
+        static run_t r;
+        rd_kafka_conf_t *conf = rd_kafka_conf_new();
+        char err[256], props[512];
+        rd_kafka_t *rk;
+        int32_t p;
+        int i;
+        (void)state;
+
+        assert_int_equal(rd_kafka_conf_set(conf, "bootstrap.servers",
+                                           tc.bootstraps, err, sizeof(err)),
+                         RD_KAFKA_CONF_OK);
+        rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof(err));
+        assert_non_null(rk);
+        for (p = 0; p < 12; p++)
+                for (i = 0; i < 3; i++)
+                        produce_to(rk, p, p < 8 ? "bulk-1" : "critical-1");
+        assert_int_equal(rd_kafka_flush(rk, 10000), 0);
+        snprintf(props, sizeof(props),
+                 "bootstrap.servers=%s\nbucket.priority.topic=orders\n"
+                 "bucket.priority.buckets=critical, bulk\n"
+                 "bucket.priority.allocation=30%%, 70%%\n"
+                 "bucket.priority.next.allocation=50%%, 50%%\n"
+                 "bucket.priority.next.step=1\ngroup.id=app\n",
+                 tc.bootstraps);
+        write_props(props);
+
+        /* app.bulk read 0-4 to their end (3), partition 5 only to 1. */
+        commit("app.bulk", 0, 4, 3);
+        commit("app.bulk", 5, 5, 1);
+        run_audit(&r, text);
+        assert_int_equal(r.exit_code, 4);
+        expect_contains(r.out, "layout change: step 1 of 5");
+        expect_contains(r.out, "step 2 must wait: 1 partition not drained");
+        expect_contains(r.out, "WAIT  wait: step 2 must wait: 1 partition "
+                               "not drained (5)");
+        expect_contains(r.out, "healthy, but WAIT: 0 faults");
+        {
+                char line[256];
+                line_with(r.out, "NOT drained", line, sizeof(line));
+                expect_contains(line, "   5 app.bulk");
+                line_with(r.out, "   4 app.bulk", line, sizeof(line));
+                expect_contains(line, "drained");
+                assert_null(strstr(line, "NOT"));
+        }
+        /* as bp-layout prints them for step 1 */
+        expect_contains(r.out, "producers should log layout fingerprint "
+                               "4f217c9f (critical 8-11, bulk 6-7)");
+        expect_contains(r.out, "consumers should log layout fingerprint "
+                               "6f2ba9dc (critical 8-11, bulk 0-7)");
+
+        /* Drained: step 2 may start. */
+        commit("app.bulk", 5, 5, 3);
+        run_audit(&r, json);
+        assert_int_equal(r.exit_code, 0);
+        expect_contains(r.out, "\"change\":{\"step\":1,\"step_count\":5,");
+        expect_contains(r.out, "\"check_step\":2,\"may_start\":true,");
+        expect_contains(r.out, "{\"partition\":5,\"group\":\"app.bulk\","
+                               "\"committed\":3,\"high\":3,"
+                               "\"high_later\":3,\"drained\":true}");
+
+        /* A producer already on the next layout writes critical into 0. */
+        produce_to(rk, 0, "critical-7");
+        assert_int_equal(rd_kafka_flush(rk, 10000), 0);
+        rd_kafka_destroy(rk);
+        run_audit(&r, text);
+        assert_int_equal(r.exit_code, 1);
+        expect_contains(r.out, "FAULT step_misplaced: partition 0: 1 of the "
+                               "last records name a bucket whose producers "
+                               "may not write here at step 1");
+        expect_contains(r.out, "\"critical-7\"; they fit the next layout: a "
+                               "producer switched early");
+        /* and partition 0 is no longer drained: its end moved past 3 */
+        expect_contains(r.out, "step 2 must wait: 1 partition not drained");
+        unlink(path);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_missing_file),
@@ -228,6 +340,9 @@ int main(void) {
             cmocka_unit_test(test_bad_options),
             cmocka_unit_test(test_unreachable),
             cmocka_unit_test_setup_teardown(test_mock_routing, start_cluster,
+                                            bp_test_cluster_teardown),
+            cmocka_unit_test_setup_teardown(test_mock_change_drain,
+                                            start_cluster,
                                             bp_test_cluster_teardown),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
