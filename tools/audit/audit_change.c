@@ -235,9 +235,9 @@ static void drain_findings(audit_t *a) {
 static const char *fit_text[AUDIT_FIT__CNT] = {
     "they fit the next layout: a producer switched early (it is on a later "
     "step, or has the next values as its main properties)",
-    "they fit the current layout, past what that bucket's group read: a "
-    "producer is on an earlier step (or has no bucket.priority.next.* "
-    "lines)",
+    "they fit the current layout, past what that bucket's group read, and "
+    "another bucket reads them now: a producer is on an earlier step (or has "
+    "no bucket.priority.next.* lines), or the drain was skipped",
     "they fit neither layout: a producer without the plugin, or with "
     "other properties"};
 
