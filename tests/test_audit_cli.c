@@ -134,6 +134,19 @@ static void produce_to(rd_kafka_t *rk, int32_t p, const char *key) {
             0);
 }
 
+/* A producer without the plugin, on the mock cluster. */
+static rd_kafka_t *plain_producer(void) {
+        rd_kafka_conf_t *conf = rd_kafka_conf_new();
+        char err[256];
+        rd_kafka_t *rk;
+        assert_int_equal(rd_kafka_conf_set(conf, "bootstrap.servers",
+                                           tc.bootstraps, err, sizeof(err)),
+                         RD_KAFKA_CONF_OK);
+        rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof(err));
+        assert_non_null(rk);
+        return rk;
+}
+
 static void mock_props(void) {
         char text[512];
         snprintf(text, sizeof(text),
@@ -156,18 +169,12 @@ static void test_mock_routing(void **state) {
                                       "normal-1", "normal-1",  "normal-1",
                                       "normal-1", "critical-1", "critical-1"};
         static run_t r;
-        rd_kafka_conf_t *conf = rd_kafka_conf_new();
-        char err[256];
         rd_kafka_t *rk;
         int32_t p;
         int i;
         (void)state;
 
-        assert_int_equal(rd_kafka_conf_set(conf, "bootstrap.servers",
-                                           tc.bootstraps, err, sizeof(err)),
-                         RD_KAFKA_CONF_OK);
-        rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof(err));
-        assert_non_null(rk);
+        rk = plain_producer();
         for (p = 0; p < 12; p++)
                 for (i = 0; i < 3; i++)
                         produce_to(rk, p, own[p]);
@@ -257,18 +264,13 @@ static void test_mock_change_drain(void **state) {
         const char *json[] = {"--config", path, "--timeout", "1000", "--json",
                               NULL};
         static run_t r;
-        rd_kafka_conf_t *conf = rd_kafka_conf_new();
-        char err[256], props[512];
+        char props[512];
         rd_kafka_t *rk;
         int32_t p;
         int i;
         (void)state;
 
-        assert_int_equal(rd_kafka_conf_set(conf, "bootstrap.servers",
-                                           tc.bootstraps, err, sizeof(err)),
-                         RD_KAFKA_CONF_OK);
-        rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof(err));
-        assert_non_null(rk);
+        rk = plain_producer();
         for (p = 0; p < 12; p++)
                 for (i = 0; i < 3; i++)
                         produce_to(rk, p, p < 8 ? "bulk-1" : "critical-1");

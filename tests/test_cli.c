@@ -170,6 +170,26 @@ static const struct {
      "extra"},
     {"unknown option", {PG, "--partitions", "6", "--frobnicate", NULL},
      "frobnicate"},
+    /* a live layout change (test_cli_change.c) */
+    {"next allocation not 100",
+     {PG, "--partitions", "12", "--next-allocation", "50, 40", NULL},
+     "100%"},
+    {"next counts differ",
+     {PG, "--partitions", "12", "--next-buckets", "a, b, c", NULL},
+     "one allocation per bucket"},
+    {"next layout unknown",
+     {PG, "--partitions", "12", "--next-layout", "zigzag", NULL},
+     "bucket.priority.next.layout: invalid value \"zigzag\""},
+    {"change with --growth",
+     {PG, "--growth", "6,12", "--next-allocation", "50, 50", NULL},
+     "give --partitions, not --growth"},
+    {"--group-id without a change",
+     {PG, "--partitions", "12", "--group-id", "app", NULL},
+     "--group-id names the groups of a change"},
+    {"too few partitions for the next layout",
+     {PG, "--partitions", "2", "--next-buckets", "a, b, c",
+      "--next-allocation", "20, 30, 50", NULL},
+     "2 partitions but 3 buckets"},
 };
 
 static void test_bad_inputs(void **state) {

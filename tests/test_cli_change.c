@@ -3,8 +3,8 @@
  * (--next-buckets, --next-allocation, --next-layout, --group-id), run as a
  * child process (BP_LAYOUT_BIN): the steps of the issue's example for
  * both layouts with their drains, properties and layouts, fingerprints as
- * shared/bp_change.c computes them, the JSON document, a refused plan
- * (exit 1) and bad input (exit 2).
+ * shared/bp_change.c computes them, the JSON document and a refused
+ * plan (exit 1); its bad input (exit 2) is in test_cli.c's table.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -234,51 +234,6 @@ static void test_refused(void **state) {
         expect_contains(r.out, "\"steps\":[]}");
 }
 
-static const struct {
-        const char *what;
-        const char *args[MAX_ARGS];
-        const char *message;
-} bad_inputs[] = {
-    {"next allocation not 100",
-     {CB, "--partitions", "12", "--next-allocation", "50, 40", NULL},
-     "100%"},
-    {"next counts differ",
-     {CB, "--partitions", "12", "--next-buckets", "a, b, c", NULL},
-     "one allocation per bucket"},
-    {"next layout unknown",
-     {CB, "--partitions", "12", "--next-layout", "zigzag", NULL},
-     "bucket.priority.next.layout: invalid value \"zigzag\""},
-    {"with --growth",
-     {CB, "--growth", "6,12", "--next-allocation", "50, 50", NULL},
-     "give --partitions, not --growth"},
-    {"--group-id without a change",
-     {CB, "--partitions", "12", "--group-id", "app", NULL},
-     "--group-id names the groups of a change"},
-    {"too few partitions for the next layout",
-     {CB, "--partitions", "2", "--next-buckets", "a, b, c",
-      "--next-allocation", "20, 30, 50", NULL},
-     "2 partitions but 3 buckets"},
-};
-
-static void test_bad_inputs(void **state) {
-        static run_t r;
-        size_t i;
-        (void)state;
-        for (i = 0; i < sizeof(bad_inputs) / sizeof(bad_inputs[0]); i++) {
-                run(&r, bad_inputs[i].args);
-                if (r.exit_code != 2)
-                        fail_msg("%s: exit code %d, expected 2",
-                                 bad_inputs[i].what, r.exit_code);
-                if (!strstr(r.err, bad_inputs[i].message))
-                        fail_msg("%s: \"%s\" not on stderr:\n%s",
-                                 bad_inputs[i].what, bad_inputs[i].message,
-                                 r.err);
-                if (r.out[0])
-                        fail_msg("%s: unexpected stdout:\n%s",
-                                 bad_inputs[i].what, r.out);
-        }
-}
-
 int main(void) {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_contiguous_five_steps),
@@ -286,7 +241,6 @@ int main(void) {
             cmocka_unit_test(test_added_bucket),
             cmocka_unit_test(test_json),
             cmocka_unit_test(test_refused),
-            cmocka_unit_test(test_bad_inputs),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
