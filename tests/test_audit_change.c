@@ -42,7 +42,7 @@ static void audit_at(audit_t *a, const char *step, int64_t commit) {
         set(&cfg, "bucket.priority.next.step", step);
         assert_int_equal(audit_init(a, &cfg, "app", 12, err, sizeof(err)), 0);
         for (b = 0; b < 2; b++) {
-                char name[32];
+                char name[16 + BP_MAX_NAME_LEN];
                 snprintf(name, sizeof(name), "app.%s", cfg.buckets[b].name);
                 g = audit_add_group(a, name, &b, 1);
                 assert_int_equal(g, b);
