@@ -183,6 +183,33 @@ static void test_added_bucket(void **state) {
                                "--next-allocation '25%, 25%, 50%'");
 }
 
+/* A removed bucket: at the last consumer step the consumers keep the
+ * next.* lines (they take its partitions over from its group), and its
+ * own consumers stop. */
+static void test_removed_bucket(void **state) {
+        static const char *args[] = {"--buckets", "critical, bulk, batch",
+                                     "--allocation", "20, 50, 30",
+                                     "--partitions", "12", "--next-buckets",
+                                     "critical, bulk", "--next-allocation",
+                                     "20, 80", "--group-id", "app", NULL};
+        static run_t r;
+        static char s[8192];
+        (void)state;
+        run(&r, args);
+        assert_int_equal(r.exit_code, 0);
+        step_text(r.out, 2, s, sizeof(s));
+        expect_contains(s, "consumers roll (their last step)");
+        expect_contains(s, "the change removes a bucket");
+        expect_contains(s, "    bucket.priority.next.buckets=critical, bulk\n"
+                           "    bucket.priority.next.allocation=20%, 80%\n"
+                           "    bucket.priority.next.step=2\n");
+        assert_null(strstr(s, "removing every bucket.priority.next.* line"));
+        expect_contains(s, "stop the consumers of bucket batch (the change "
+                           "removes it; its records go to bulk)");
+        step_text(r.out, 3, s, sizeof(s));
+        expect_contains(s, "removing every bucket.priority.next.* line");
+}
+
 static void test_json(void **state) {
         static const char *args[] = {CB, "--partitions", "12",
                                      "--next-allocation", "50%, 50%",
@@ -198,7 +225,8 @@ static void test_json(void **state) {
                                "\"steps\":[{\"step\":1,\"rolls\":"
                                "\"producers\",\"last\":false,\"properties\":"
                                "{\"bucket.priority.next.allocation\":\"50%, "
-                               "50%\",\"bucket.priority.next.step\":\"1\"}");
+                               "50%\",\"bucket.priority.next.step\":\"1\"},"
+                               "\"keep_next\":false");
         expect_contains(r.out, "\"drain\":[{\"bucket\":\"bulk\",\"group\":"
                                "\"app.bulk\",\"partitions\":[0,1,2,3,4,5]}],"
                                "\"check\":\"bp-audit --config app.properties "
@@ -239,6 +267,7 @@ int main(void) {
             cmocka_unit_test(test_contiguous_five_steps),
             cmocka_unit_test(test_stable_three_steps),
             cmocka_unit_test(test_added_bucket),
+            cmocka_unit_test(test_removed_bucket),
             cmocka_unit_test(test_json),
             cmocka_unit_test(test_refused),
         };

@@ -59,10 +59,24 @@ int bp_lc_is_final(const bp_change_plan_t *pl, int step) {
 }
 
 /* The properties clients of step \p step set; returns how many. */
+int bp_lc_stays_on_step(const bp_config_t *cfg, const bp_change_plan_t *pl,
+                        int step) {
+        int b, t;
+        if (step != bp_change_last_step(pl, BP_STEP_CONSUMERS))
+                return 0;
+        for (b = 0; b < cfg->bucket_cnt; b++) {
+                t = pl->target[b];
+                if (t < 0 || pl->same[t] != b)
+                        return 1;
+        }
+        return 0;
+}
+
 int bp_lc_step_properties(const bp_config_t *cfg, const bp_change_plan_t *pl,
                            int step, int via_step, prop_t *out) {
         int n = 0;
-        if (bp_lc_is_final(pl, step) && !via_step) {
+        if (bp_lc_is_final(pl, step) && !via_step &&
+            !bp_lc_stays_on_step(cfg, pl, step)) {
                 out[n].name = BP_PROP_BUCKETS;
                 bp_lc_list_value(out[n++].value, LIST_SIZE, &pl->next, 0);
                 out[n].name = BP_PROP_ALLOCATION;

@@ -41,9 +41,16 @@ void bp_lc_list_value(char *buf, size_t size, const bp_config_t *c,
  *  values as their main properties. */
 int bp_lc_is_final(const bp_change_plan_t *pl, int step);
 
+/** 1 at the last consumer step of a change that removes a bucket: the
+ *  consumers keep the next.* lines with next.step there, since a consumer
+ *  takes the removed bucket's partitions over from its group only while
+ *  its properties name that bucket. */
+int bp_lc_stays_on_step(const bp_config_t *cfg, const bp_change_plan_t *pl,
+                        int step);
+
 /** The properties clients set at \p step (the next.* ones given and
  *  next.step; at a last step the next values as main properties, unless
- *  \p via_step); returns how many (at most MAX_PROPS). */
+ *  \p via_step or bp_lc_stays_on_step()); returns how many (at most MAX_PROPS). */
 int bp_lc_step_properties(const bp_config_t *cfg, const bp_change_plan_t *pl,
                           int step, int via_step, prop_t *out);
 

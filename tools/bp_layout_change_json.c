@@ -110,6 +110,7 @@ static void json_drain(const bp_config_t *cfg, const bp_change_plan_t *pl,
 static int json_step(const bp_config_t *cfg, const bp_change_plan_t *pl,
                      int s, const char *group_id, int32_t *scratch) {
         int consumers = bp_change_step_kind(pl, s) == BP_STEP_CONSUMERS;
+        int stays     = bp_lc_stays_on_step(cfg, pl, s);
         bp_step_layout_t w, r;
         int rc = 0;
 
@@ -118,14 +119,15 @@ static int json_step(const bp_config_t *cfg, const bp_change_plan_t *pl,
                 bp_lc_is_final(pl, s) ? "true" : "false");
         fprintf(stdout, ",\"properties\":");
         json_properties(cfg, pl, s, 0);
-        if (consumers && bp_lc_is_final(pl, s)) {
+        fprintf(stdout, ",\"keep_next\":%s", stays ? "true" : "false");
+        if (consumers && bp_lc_is_final(pl, s) && !stays) {
                 fprintf(stdout, ",\"properties_via_step\":");
                 json_properties(cfg, pl, s, 1);
         }
         if (consumers)
                 json_drain(cfg, pl, s, group_id, scratch);
         if (bp_change_step_writes(pl, cfg, s, &w) ||
-            bp_change_step_reads(pl, cfg, s, 0, &r))
+            bp_change_step_reads(pl, cfg, s, stays, &r))
                 rc = -1;
         else {
                 json_step_layout(stdout, "write", &w, scratch);
@@ -133,7 +135,7 @@ static int json_step(const bp_config_t *cfg, const bp_change_plan_t *pl,
         }
         bp_step_layout_clear(&w);
         bp_step_layout_clear(&r);
-        if (!rc && consumers && bp_lc_is_final(pl, s)) {
+        if (!rc && consumers && bp_lc_is_final(pl, s) && !stays) {
                 if (bp_change_step_reads(pl, cfg, s, 1, &r))
                         rc = -1;
                 else

@@ -85,7 +85,16 @@ static void text_properties(const bp_config_t *cfg, const bp_change_plan_t *pl,
         const char *who = bp_change_step_kind(pl, step) == BP_STEP_PRODUCERS
                               ? "producers'"
                               : "consumers'";
-        if (bp_lc_is_final(pl, step))
+        int stays = bp_lc_stays_on_step(cfg, pl, step);
+        if (stays)
+                printf("  set in the consumers' properties (keep "
+                       "bucket.priority.buckets, .allocation and .layout as "
+                       "they are: the change removes a bucket, whose "
+                       "partitions a consumer takes over from its group only "
+                       "while its properties name it; give the new values "
+                       "as main properties at a later restart, once every "
+                       "group has committed on its partitions):\n");
+        else if (bp_lc_is_final(pl, step))
                 printf("  set in the %s properties, removing every "
                        "bucket.priority.next.* line:\n",
                        who);
@@ -96,7 +105,7 @@ static void text_properties(const bp_config_t *cfg, const bp_change_plan_t *pl,
                        who);
         for (i = 0; i < n; i++)
                 printf("    %s=%s\n", props[i].name, props[i].value);
-        if (bp_lc_is_final(pl, step) &&
+        if (bp_lc_is_final(pl, step) && !stays &&
             bp_change_step_kind(pl, step) == BP_STEP_CONSUMERS) {
                 bp_step_layout_t via;
                 printf("  (consumers of a bucket the change keeps may "
@@ -151,7 +160,9 @@ static int text_steps(const bp_config_t *cfg, const bp_change_plan_t *pl,
                 if (consumers && bp_lc_is_final(pl, s))
                         text_start_stop(cfg, pl);
                 if (bp_change_step_writes(pl, cfg, s, &w) ||
-                    bp_change_step_reads(pl, cfg, s, 0, &r)) {
+                    bp_change_step_reads(pl, cfg, s,
+                                         bp_lc_stays_on_step(cfg, pl, s),
+                                         &r)) {
                         bp_step_layout_clear(&w);
                         bp_step_layout_clear(&r);
                         return -1;
