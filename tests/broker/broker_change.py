@@ -78,6 +78,7 @@ class Change:
         self.ledger = s.Ledger([], [])
         self.producers, self.consumers = [], []
         self.serial = 0
+        self.audits = []     # (step, bp-audit exit status) before consumer steps
         self.now_buckets = names(v["buckets"])
         self.next_buckets = names(v["next"].get("buckets", v["buckets"]))
         self.next_allocation = v["next"].get("allocation", v["allocation"])
@@ -205,13 +206,45 @@ class Change:
                 waiting.append(p)
         return waiting
 
+    def audit(self, step):
+        """bp-audit --json with the clients' properties file and the
+        change as options, as docs/operations.md runs it before a consumer
+        step: (exit status, its change section or None)."""
+        props = self.s.write_properties(
+            self.env, os.path.join(self.env.workdir,
+                                   "%s.properties" % self.name),
+            self.topic, self.v["buckets"], self.v["allocation"],
+            self.v["layout"], self.group)
+        args = [self.env.audit_bin, "--config", props, "--json",
+                "--timeout", "10000", "--next-step", str(step)]
+        for k, v in self.v["next"].items():
+            args += ["--next-" + k, v]
+        r = subprocess.run(args, capture_output=True, text=True,
+                           timeout=180)
+        doc = json.loads(r.stdout) if r.returncode in (0, 1, 4) else None
+        self.audits.append((step, r.returncode))
+        return r.returncode, doc["change"] if doc else None
+
+    def audit_may_start(self, step):
+        rc, change = self.audit(step)
+        return change is not None and change.get("may_start") is True
+
     def wait_drained(self, step):
+        """Until bp-audit says the step may start; then the ledger must
+        agree (every partition to drain read to its end by its old
+        reader's group) and no record may arrive there any more."""
         t0 = time.time()
-        self.s.wait_until("partitions %s drained before step %d"
-                          % (self.plan["plan"][step - 1]["drain"], step), 90,
-                          lambda: not self.drained(step), 0.5,
-                          missing=lambda: "not drained: %s"
+        self.s.wait_until("bp-audit to say step %d may start (partitions %s "
+                          "drained)" % (step,
+                                        self.plan["plan"][step - 1]["drain"]),
+                          90, lambda: self.audit_may_start(step), 0.5,
+                          missing=lambda: "not drained by the ledger: %s"
                           % self.drained(step))
+        if self.drained(step):
+            raise self.s.Failure("step %d: bp-audit said it may start, but "
+                                 "partitions %s hold records their old "
+                                 "reader has not committed"
+                                 % (step, self.drained(step)))
         # nothing more arrives there (no producer of an earlier step left)
         ends = self.end_offsets()
         self.s.quiet_window(1.0, "no record arrives on drained partitions")
@@ -353,8 +386,20 @@ class Change:
                         st["step"], st["kind"], st["seconds"], st["drain_s"],
                         st["records"]) for st in steps)),
                 **{"change_" + self.name: figures})
+        last_audit = {}
+        for step, rc in self.audits:
+            last_audit[step] = rc
+        if self.audits:
+            rep.add("change %s: bp-audit before each consumer step, exit "
+                    "statuses in order: %s" % (
+                        self.name, ", ".join("step %d: %d" % a
+                                             for a in self.audits)))
         if naive:
             return foreign, alarms
+        bad = {k: rc for k, rc in last_audit.items() if rc != 0}
+        if bad:
+            rep.error("%s: bp-audit said the step may start but exited %s, "
+                      "not 0" % (self.name, bad))
         if failed:
             rep.error("%s: failed deliveries in %s" % (self.name, failed))
         if lost:
