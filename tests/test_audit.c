@@ -3,7 +3,8 @@
  * file reader, key classification (misrouted, old layout, unknown, NULL,
  * escaped samples), ownership through the consumers' mapping with its
  * flags (healthy, consumer without the plugin, no consumer, idle member,
- * stale commit) and lag per bucket.
+ * stale commit), lag per bucket, and the verdict: a check that could
+ * not be made is "not checked" (exit 3), never healthy.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,12 +13,14 @@
 #include <cmocka.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "audit/audit_classify.h"
 #include "audit/audit_lag.h"
 #include "audit/audit_owner.h"
 #include "audit/audit_props.h"
+#include "audit/audit_report.h"
 #include "bp_connection.h"
 #include "bp_mapping.h"
 
@@ -427,6 +430,98 @@ static void test_stale_commit_and_lag(void **state) {
         audit_destroy(&a);
 }
 
+/* Both reports of \p a, into \p text and \p json (freed by the caller). */
+static void reports(const audit_t *a, char **text, char **json) {
+        size_t size;
+        FILE *f = open_memstream(text, &size);
+        assert_non_null(f);
+        audit_print_text(f, a, NULL);
+        fclose(f);
+        f = open_memstream(json, &size);
+        assert_non_null(f);
+        audit_print_json(f, a, NULL);
+        fclose(f);
+}
+
+static void expect_in(const char *hay, const char *needle) {
+        if (!strstr(hay, needle))
+                fail_msg("\"%s\" not in:\n%s", needle, hay);
+}
+
+/* Healthy only when every check was made; a check that could not be made
+ * (here: no permission to describe a group) makes the verdict "not
+ * checked", exit status 3, with the broker's cause; a layout change that
+ * must wait outranks it (4), a fault found outranks both (exit 1), the
+ * unchecked count still shown. */
+static void test_verdict(void **state) {
+        audit_t a;
+        char *text, *json;
+        int b;
+        (void)state;
+        audit_12(&a);
+        for (b = 0; b < 3; b++)
+                add_rr_group(&a, b, 1);
+        for (b = 0; b < 3; b++)
+                a.groups[b].described = 1;
+        audit_owner_judge(&a);
+        assert_int_equal(audit_exit_status(&a), AUDIT_HEALTHY);
+        assert_int_equal(audit_exit_status(&a), 0);
+        reports(&a, &text, &json);
+        expect_in(text, "\nhealthy: 0 faults, 0 notes\n");
+        expect_in(json, "\"healthy\":true,\"faults\":0,\"notes\":0,");
+        expect_in(json, "\"verdict\":\"healthy\",\"unchecked\":0,");
+        free(text);
+        free(json);
+
+        audit_add_finding(&a, AUDIT_F_UNCHECKED, -1, -1, 0, -1, 0,
+                          "group app.critical not described: Broker: Group "
+                          "authorization failed");
+        audit_add_finding(&a, AUDIT_F_UNKNOWN_KEYS, 0, 10, -1, -1, 2,
+                          "partition 10: 2 keys naming no bucket");
+        assert_int_equal(audit_unchecked_count(&a), 1);
+        assert_int_equal(audit_fault_count(&a), 0);
+        assert_int_equal(audit_exit_status(&a), AUDIT_NOT_CHECKED);
+        assert_int_equal(audit_exit_status(&a), 3);
+        reports(&a, &text, &json);
+        expect_in(text, "\nUNCHECKED unchecked: group app.critical not "
+                        "described: Broker: Group authorization failed\n");
+        expect_in(text, "\nnote  unknown_keys: partition 10");
+        expect_in(text, "\nNOT CHECKED: 0 faults, 1 check not made, 1 "
+                        "note\n");
+        assert_null(strstr(text, "healthy"));
+        expect_in(json, "\"healthy\":false,\"faults\":0,\"notes\":2,");
+        expect_in(json, "\"verdict\":\"not checked\",\"unchecked\":1,");
+        expect_in(json, "{\"kind\":\"unchecked\",\"fault\":false,"
+                        "\"bucket\":null,\"partition\":null,\"group\":"
+                        "\"app.critical\",");
+        free(text);
+        free(json);
+
+        /* A layout change that must wait outranks a check not made. */
+        audit_add_finding(&a, AUDIT_F_WAIT, -1, -1, -1, -1, 0,
+                          "step 2 must wait: 1 partition not drained (5)");
+        assert_int_equal(audit_exit_status(&a), AUDIT_WAIT);
+        reports(&a, &text, &json);
+        expect_in(text, "\nWAIT  wait: step 2 must wait");
+        expect_in(text, "\nNOT CHECKED, and WAIT: 0 faults, 1 check not "
+                        "made, 2 notes\n");
+        expect_in(json, "\"healthy\":false,");
+        expect_in(json, "\"verdict\":\"wait\",\"unchecked\":1,");
+        free(text);
+        free(json);
+
+        audit_add_finding(&a, AUDIT_F_MISROUTED, 2, 0, -1, -1, 1,
+                          "partition 0: misrouted");
+        assert_int_equal(audit_exit_status(&a), AUDIT_FAULTY);
+        reports(&a, &text, &json);
+        expect_in(text, "\nNOT HEALTHY: 1 fault, 1 check not made, 2 "
+                        "notes\n");
+        expect_in(json, "\"verdict\":\"not healthy\",\"unchecked\":1,");
+        free(text);
+        free(json);
+        audit_destroy(&a);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_props_parse),
@@ -440,6 +535,7 @@ int main(void) {
             cmocka_unit_test(test_owner_unread),
             cmocka_unit_test(test_owner_undescribed),
             cmocka_unit_test(test_stale_commit_and_lag),
+            cmocka_unit_test(test_verdict),
         };
         return cmocka_run_group_tests(tests, setup_cfg, NULL);
 }

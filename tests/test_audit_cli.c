@@ -2,12 +2,15 @@
  * test_audit_cli.c - the bp-audit program (BP_AUDIT_BIN, set by ctest):
  * exit code 2 with a message naming what failed for every kind of bad
  * input (properties file missing or malformed, bad or missing bucket
- * properties, no bootstrap, bad options, a cluster that does not answer,
- * a topic that does not exist), and on the embedded mock cluster (which
- * has no DescribeGroups) exact key counts, the misrouted fault, and the
- * ownership check reported as not done; during a live layout change the
- * drain verdict (exit status 4 while a partition is not drained, 0 once
- * it is) and records that fit the next layout too early (exit status 1).
+ * properties, no bootstrap, bad options, a topic that does not exist);
+ * exit code 3 ("not checked") for a cluster that does not answer; and on
+ * the embedded mock cluster (which has no DescribeGroups) exact key
+ * counts, the misrouted fault, and the ownership check reported as not
+ * done: exit 3, never healthy; during a live layout change the drain
+ * verdict (exit status 4 while a partition is not drained, the wait
+ * outranking the unchecked ownership; 3 once it is drained, "may_start"
+ * true, only the ownership unchecked) and records that fit the next
+ * layout too early (exit status 1).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -102,15 +105,33 @@ static void test_bad_options(void **state) {
         expect_bad(extra, "unexpected argument \"stray\"");
 }
 
-/* Nothing listens on port 1: a clear error within the timeout. */
+/* Nothing listens on port 1: nothing checked (exit 3), said within the
+ * timeout. */
 static void test_unreachable(void **state) {
         const char *args[] = {"--bootstrap", "127.0.0.1:1", "--topic",
                               "orders",      "--buckets",   "a, b",
                               "--allocation", "50, 50",     "--timeout",
                               "1000",        NULL};
+        static run_t r;
         (void)state;
-        expect_bad(args, "the cluster did not answer within --timeout 1000 "
-                         "ms");
+        run_audit(&r, args);
+        assert_int_equal(r.exit_code, 3);
+        expect_contains(r.err, "bp-audit: nothing checked: the cluster did "
+                               "not answer within --timeout 1000 ms");
+        assert_string_equal(r.out, "");
+}
+
+/* --help gives every exit status. */
+static void test_help(void **state) {
+        const char *args[] = {"--help", NULL};
+        static run_t r;
+        (void)state;
+        run_audit(&r, args);
+        assert_int_equal(r.exit_code, 0);
+        expect_contains(r.out, "0 healthy");
+        expect_contains(r.out, "1 a fault was found");
+        expect_contains(r.out, "2 bad input");
+        expect_contains(r.out, "3 not checked");
 }
 
 /* --- on the mock cluster ------------------------------------------------- */
@@ -181,11 +202,15 @@ static void test_mock_routing(void **state) {
         assert_int_equal(rd_kafka_flush(rk, 10000), 0);
         mock_props();
 
-        /* All in their buckets: healthy, ownership reported unchecked. */
+        /* All in their buckets, but the mock cluster cannot describe
+         * groups: ownership not checked, so not healthy (exit 3). */
         run_audit(&r, text);
-        assert_int_equal(r.exit_code, 0);
-        expect_contains(r.out, "healthy: 0 faults");
-        expect_contains(r.out, "note  unchecked: ");
+        assert_int_equal(r.exit_code, 3);
+        expect_contains(r.out, "UNCHECKED unchecked: ownership not checked: "
+                               "the cluster does not support listing or "
+                               "describing groups");
+        expect_contains(r.out, "NOT CHECKED: 0 faults, ");
+        assert_null(strstr(r.out, "healthy"));
 
         produce_to(rk, 0, "critical-2");
         produce_to(rk, 0, "critical-3");
@@ -219,12 +244,16 @@ static void test_mock_routing(void **state) {
                                "{\"partition\":6,\"from\":\"normal\","
                                "\"to\":\"bulk\"},");
         expect_contains(r.out, "{\"kind\":\"unchecked\",\"fault\":false,");
-        /* The last N records only: --records 2 sees no misrouted key. */
+        expect_contains(r.out, "\"verdict\":\"not healthy\",");
+        /* The last N records only: --records 2 sees no misrouted key
+         * (ownership still not checked). */
         {
                 const char *last2[] = {"--config", path, "--records", "2",
-                                       "--timeout", "1000", NULL};
+                                       "--timeout", "1000", "--json", NULL};
                 run_audit(&r, last2);
-                assert_int_equal(r.exit_code, 0);
+                assert_int_equal(r.exit_code, 3);
+                expect_contains(r.out, "\"healthy\":false,\"faults\":0,");
+                expect_contains(r.out, "\"verdict\":\"not checked\",");
         }
         unlink(path);
 }
@@ -293,7 +322,8 @@ static void test_mock_change_drain(void **state) {
         expect_contains(r.out, "step 2 must wait: 1 partition not drained");
         expect_contains(r.out, "WAIT  wait: step 2 must wait: 1 partition "
                                "not drained (5)");
-        expect_contains(r.out, "healthy, but WAIT: 0 faults");
+        expect_contains(r.out, "NOT CHECKED, and WAIT: 0 faults, 1 check "
+                               "not made");
         {
                 char line[256];
                 line_with(r.out, "NOT drained", line, sizeof(line));
@@ -308,10 +338,13 @@ static void test_mock_change_drain(void **state) {
         expect_contains(r.out, "consumers should log layout fingerprint "
                                "6f2ba9dc (critical 8-11, bulk 0-7)");
 
-        /* Drained: step 2 may start. */
+        /* Drained: step 2 may start (exit 3 here: the mock cluster
+         * cannot describe groups, so ownership is not checked; 0 on a
+         * real cluster, broker_change). */
         commit("app.bulk", 5, 5, 3);
         run_audit(&r, json);
-        assert_int_equal(r.exit_code, 0);
+        assert_int_equal(r.exit_code, 3);
+        expect_contains(r.out, "\"verdict\":\"not checked\",\"unchecked\":1,");
         expect_contains(r.out, "\"change\":{\"step\":1,\"step_count\":5,");
         expect_contains(r.out, "\"check_step\":2,\"may_start\":true,");
         expect_contains(r.out, "{\"partition\":5,\"group\":\"app.bulk\","
@@ -341,6 +374,7 @@ int main(void) {
             cmocka_unit_test(test_incomplete),
             cmocka_unit_test(test_bad_options),
             cmocka_unit_test(test_unreachable),
+            cmocka_unit_test(test_help),
             cmocka_unit_test_setup_teardown(test_mock_routing, start_cluster,
                                             bp_test_cluster_teardown),
             cmocka_unit_test_setup_teardown(test_mock_change_drain,

@@ -10,9 +10,12 @@
  *            [--next-buckets B] [--next-allocation A] [--next-layout L]
  *            [--next-step K] [-X name=value]...
  *
- * Exit status: 0 healthy, 1 a fault was found, 2 bad input or the cluster
- * or topic could not be read, 4 no fault but a layout change's next
- * consumer step must wait (its partitions are not drained yet).
+ * Exit status (audit_status_t): 0 healthy, 1 a fault was found, 2 bad
+ * input (options, properties, a topic that does not exist), 3 no fault
+ * found but a check could not be made (authentication, authorization,
+ * timeout, a request the cluster does not support), 4 no fault but a
+ * layout change's next consumer step must wait (its partitions are not
+ * drained yet).
  */
 #include <getopt.h>
 #include <signal.h>
@@ -56,9 +59,30 @@ static void usage(FILE *f) {
                 "[--delimiter D] [-X name=value]\n"
                 "                [--next-buckets B] [--next-allocation A] "
                 "[--next-layout L] [--next-step K]\n"
-                "exit status: 0 healthy, 1 fault, 2 bad input or cluster not "
-                "read, 4 a layout change's\n"
+                "exit status: 0 healthy, 1 fault, 2 bad input, 3 not checked, "
+                "4 a layout change's\n"
                 "next consumer step must wait (not drained)\n");
+}
+
+static void help(void) {
+        usage(stdout);
+        printf("\nexit status: 0 healthy (every check made, no fault); "
+               "1 a fault was found;\n"
+               "  2 bad input (options, properties file, a topic that does "
+               "not exist);\n"
+               "  3 not checked: no fault found, but a check could not be "
+               "made\n"
+               "    (authentication failed, authorization denied, timeout, "
+               "a request\n"
+               "    the cluster does not support), named in an UNCHECKED "
+               "line;\n"
+               "  4 wait: no fault, but a layout change's next consumer step "
+               "must wait\n"
+               "    (its partitions are not drained yet).\n"
+               "  A fault outranks waiting, waiting outranks a check not "
+               "made.\n"
+               "See docs/operations.md (Auditing a live topic) and "
+               "docs/security.md.\n");
 }
 
 static int bad(const char *msg) {
@@ -149,15 +173,19 @@ static int64_t now_ms(void) {
 static int audit_once(audit_cluster_t *c, const bp_config_t *cfg,
                       const char *group, int records, int32_t growth_to,
                       const char *grown_from, int json) {
-        char err[1024];
-        int32_t n = audit_cluster_partitions(c, cfg->topic, err, sizeof(err));
+        char err[2048];
+        int status;
+        int32_t n = audit_cluster_partitions(c, cfg->topic, &status, err,
+                                             sizeof(err));
         bp_layout_t *growth = NULL;
         audit_t a;
         int rc;
         int64_t started;
 
-        if (n < 0)
-                return bad(err);
+        if (n < 0) {
+                fprintf(stderr, "bp-audit: %s\n", err);
+                return status;
+        }
         if (audit_init(&a, cfg, group, n, err, sizeof(err)))
                 return bad(err);
         if (audit_change_init(&a, err, sizeof(err))) {
@@ -275,7 +303,7 @@ int main(int argc, char **argv) {
                         json = 1;
                         break;
                 case 'h':
-                        usage(stdout);
+                        help();
                         rc = 0;
                         goto out;
                 default:

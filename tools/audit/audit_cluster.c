@@ -11,6 +11,7 @@
 
 #include "audit_change.h"
 #include "audit_classify.h"
+#include "audit_report.h"
 #include "bp_connection.h"
 #include "bp_list.h"
 
@@ -21,6 +22,37 @@
 static void quiet_log(const rd_kafka_t *rk, int level, const char *fac,
                       const char *buf) {
         (void)rk, (void)level, (void)fac, (void)buf;
+}
+
+/* librdkafka's errors, served by rd_kafka_poll() on bp-audit's thread:
+ * an authentication or TLS failure is kept, as the cause of the timeouts
+ * that follow it. */
+static void note_error(rd_kafka_t *rk, int err, const char *reason,
+                       void *opaque) {
+        audit_cluster_t *c = opaque;
+        (void)rk;
+        if (err == RD_KAFKA_RESP_ERR__AUTHENTICATION &&
+            strstr(reason, "SCRAM") && rd_kafka_version() < 0x020601ff)
+                snprintf(c->cause, sizeof(c->cause),
+                         "authentication failed: %s; this bp-audit runs on "
+                         "librdkafka %s, which cannot authenticate with "
+                         "SCRAM to Kafka 4.x even with the right password "
+                         "(librdkafka issue #4895, fixed in 2.6.1): run it "
+                         "with LD_LIBRARY_PATH naming the directory of a "
+                         "librdkafka.so.1 of 2.6.1 or newer",
+                         reason, rd_kafka_version_str());
+        else if (err == RD_KAFKA_RESP_ERR__AUTHENTICATION)
+                snprintf(c->cause, sizeof(c->cause),
+                         "authentication failed: %s", reason);
+        else if (err == RD_KAFKA_RESP_ERR__SSL)
+                snprintf(c->cause, sizeof(c->cause), "TLS failed: %s",
+                         reason);
+}
+
+/* The authentication or TLS failure \p rk met, or NULL. */
+static const char *failure_of(audit_cluster_t *c, rd_kafka_t *rk) {
+        rd_kafka_poll(rk, 0);
+        return c->cause[0] ? c->cause : NULL;
 }
 
 int audit_cluster_open(audit_cluster_t *c, const audit_props_t *props,
@@ -60,6 +92,8 @@ int audit_cluster_open(audit_cluster_t *c, const audit_props_t *props,
         }
         if (!audit_props_get(props, "debug"))
                 rd_kafka_conf_set_log_cb(conf, quiet_log);
+        rd_kafka_conf_set_error_cb(conf, note_error);
+        rd_kafka_conf_set_opaque(conf, c);
         c->conf = rd_kafka_conf_dup(conf);
         c->rk   = rd_kafka_new(RD_KAFKA_CONSUMER, conf, e, sizeof(e));
         if (!c->rk) {
@@ -70,7 +104,7 @@ int audit_cluster_open(audit_cluster_t *c, const audit_props_t *props,
 }
 
 int32_t audit_cluster_partitions(audit_cluster_t *c, const char *topic,
-                                 char *err, size_t err_size) {
+                                 int *status, char *err, size_t err_size) {
         rd_kafka_topic_t *rkt = rd_kafka_topic_new(c->rk, topic, NULL);
         const struct rd_kafka_metadata *md = NULL;
         rd_kafka_resp_err_t e;
@@ -81,13 +115,30 @@ int32_t audit_cluster_partitions(audit_cluster_t *c, const char *topic,
                          rd_kafka_err2str(rd_kafka_last_error()));
                 return -1;
         }
+        *status = AUDIT_BAD_INPUT;
         e = rd_kafka_metadata(c->rk, 0, rkt, &md, c->timeout_ms);
-        if (e)
+        if (e) {
+                const char *cause = failure_of(c, c->rk);
+                *status           = AUDIT_NOT_CHECKED;
+                if (cause)
+                        snprintf(err, err_size,
+                                 "nothing checked: %s (no answer within "
+                                 "--timeout %d ms: %s)",
+                                 cause, c->timeout_ms, rd_kafka_err2str(e));
+                else
+                        snprintf(err, err_size,
+                                 "nothing checked: the cluster did not "
+                                 "answer within --timeout %d ms: %s",
+                                 c->timeout_ms, rd_kafka_err2str(e));
+        } else if (md->topic_cnt == 1 &&
+                   md->topics[0].err ==
+                       RD_KAFKA_RESP_ERR_TOPIC_AUTHORIZATION_FAILED) {
+                *status = AUDIT_NOT_CHECKED;
                 snprintf(err, err_size,
-                         "the cluster did not answer within --timeout %d ms: "
-                         "%s",
-                         c->timeout_ms, rd_kafka_err2str(e));
-        else if (md->topic_cnt != 1 || md->topics[0].err)
+                         "nothing checked: topic \"%s\": %s (Describe on "
+                         "the topic is not granted)",
+                         topic, rd_kafka_err2str(md->topics[0].err));
+        } else if (md->topic_cnt != 1 || md->topics[0].err)
                 snprintf(err, err_size,
                          "topic \"%s\" (bucket.priority.topic): %s", topic,
                          md->topic_cnt ? rd_kafka_err2str(md->topics[0].err)
@@ -449,8 +500,15 @@ static int take(audit_t *a, const rd_kafka_message_t *m) {
         if (m->err == RD_KAFKA_RESP_ERR__PARTITION_EOF ||
             (!m->err && m->offset >= pt->high))
                 return pt->routing_read = 1;
-        if (m->err)
-                return 0;
+        if (m->err) {
+                /* Refused (no Read on the topic...): the cause, not the
+                 * timeout it would end in. */
+                audit_add_finding(a, AUDIT_F_UNCHECKED,
+                                  a->layout->bucket_of[p], p, -1, -1, 0,
+                                  "partition %d: records not read: %s",
+                                  (int)p, rd_kafka_message_errstr(m));
+                return pt->routing_read = 1;
+        }
         audit_count_key(a, p, m->key, m->key_len);
         audit_change_count_key(a, p, m->offset, m->key, m->key_len);
         if (m->offset >= pt->high - 1)

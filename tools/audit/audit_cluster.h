@@ -20,6 +20,9 @@ typedef struct audit_cluster {
         int timeout_ms;
         int abandoned; /**< A group request got no answer in time. */
         int no_groups_api; /**< The cluster cannot list groups. */
+        char cause[1024];  /**< The last authentication or TLS error
+                            *   librdkafka reported ("" if none): what a
+                            *   timeout hides. */
 } audit_cluster_t;
 
 /** Creates the client from the connection and security properties of
@@ -27,10 +30,12 @@ typedef struct audit_cluster {
 int audit_cluster_open(audit_cluster_t *c, const audit_props_t *props,
                        int timeout_ms, char *err, size_t err_size);
 
-/** The partition count of \p topic, or -1 with \p err saying why (cluster
- *  not answering within the timeout, topic missing). */
+/** The partition count of \p topic, or -1 with \p err saying why and
+ *  \p *status AUDIT_BAD_INPUT (the topic does not exist) or
+ *  AUDIT_NOT_CHECKED (authentication failed, no Describe on the topic,
+ *  the cluster not answering within the timeout). */
 int32_t audit_cluster_partitions(audit_cluster_t *c, const char *topic,
-                                 char *err, size_t err_size);
+                                 int *status, char *err, size_t err_size);
 
 /** Low and high watermark of every partition. */
 void audit_cluster_watermarks(audit_cluster_t *c, audit_t *a);

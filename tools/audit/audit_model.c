@@ -31,13 +31,14 @@ int audit_finding_is_fault(audit_finding_kind_t kind) {
 }
 
 int audit_exit_status(const audit_t *a) {
-        int i, wait = 0;
+        int i, wait = 0, unchecked = 0;
         for (i = 0; i < a->finding_cnt; i++) {
                 if (audit_finding_is_fault(a->findings[i].kind))
                         return 1;
                 wait |= a->findings[i].kind == AUDIT_F_WAIT;
+                unchecked |= a->findings[i].kind == AUDIT_F_UNCHECKED;
         }
-        return wait ? 4 : 0;
+        return wait ? 4 : unchecked ? 3 : 0;
 }
 
 /* Sets bit b of owners[p] for the bucket b that owns partition p when the

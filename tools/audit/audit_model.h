@@ -77,7 +77,8 @@ typedef enum {
         AUDIT_F_FOREIGN_COMMIT,  /**< note: commit outside the buckets,
                                   *   by no current member */
         AUDIT_F_UNKNOWN_KEYS,    /**< note */
-        AUDIT_F_UNCHECKED,       /**< note: something could not be read */
+        AUDIT_F_UNCHECKED,       /**< unchecked: something could not be
+                                  *   read (exit 3 without a fault) */
         AUDIT_F_STEP_MISPLACED,  /**< fault: records the step's routing
                                   *   does not put there (layout change) */
         AUDIT_F_STEP_READER,     /**< fault: a group commits outside what
@@ -150,7 +151,8 @@ int audit_finding_is_fault(audit_finding_kind_t kind);
 
 /** bp-audit's exit status for \p a's findings: 1 with a fault, else 4
  *  with a "wait" finding (a layout change's next step may not start yet),
- *  else 0. */
+ *  else 3 with an "unchecked" one (a check could not be made: never
+ *  healthy), else 0. */
 int audit_exit_status(const audit_t *a);
 
 /** The finding kind's name in the JSON ("misrouted", ...). */

@@ -21,6 +21,30 @@ int audit_fault_count(const audit_t *a) {
         return n;
 }
 
+int audit_unchecked_count(const audit_t *a) {
+        int i, n = 0;
+        for (i = 0; i < a->finding_cnt; i++)
+                n += a->findings[i].kind == AUDIT_F_UNCHECKED;
+        return n;
+}
+
+/* The JSON verdict of exit status \p status. */
+static const char *verdict_name(int status) {
+        return status == AUDIT_HEALTHY       ? "healthy"
+               : status == AUDIT_FAULTY      ? "not healthy"
+               : status == AUDIT_NOT_CHECKED ? "not checked"
+                                             : "wait";
+}
+
+/* The label of a finding's line in the readable report. */
+static const char *finding_label(audit_finding_kind_t kind) {
+        if (audit_finding_is_fault(kind))
+                return "FAULT";
+        return kind == AUDIT_F_WAIT        ? "WAIT "
+               : kind == AUDIT_F_UNCHECKED ? "UNCHECKED"
+                                           : "note ";
+}
+
 void audit_format_ranges(char *buf, size_t size, const int32_t *p,
                          int32_t n) {
         size_t at = 0;
@@ -147,6 +171,9 @@ static void text_growth(FILE *f, const audit_t *a, const bp_layout_t *l) {
 
 void audit_print_text(FILE *f, const audit_t *a, const bp_layout_t *growth) {
         int i, faults = audit_fault_count(a);
+        int unchecked = audit_unchecked_count(a);
+        int notes     = a->finding_cnt - faults - unchecked;
+        int status    = audit_exit_status(a);
 
         fprintf(f, "topic %s: %d partitions, %s layout, group.id %s\n",
                 a->cfg->topic, (int)a->layout->partition_cnt,
@@ -165,19 +192,20 @@ void audit_print_text(FILE *f, const audit_t *a, const bp_layout_t *growth) {
         audit_change_print_text(f, a);
         fprintf(f, "\n");
         for (i = 0; i < a->finding_cnt; i++)
-                fprintf(f, "%s %s: %s\n",
-                        audit_finding_is_fault(a->findings[i].kind) ? "FAULT"
-                        : a->findings[i].kind == AUDIT_F_WAIT       ? "WAIT "
-                                                                   : "note ",
+                fprintf(f, "%s %s: %s\n", finding_label(a->findings[i].kind),
                         audit_finding_name(a->findings[i].kind),
                         a->findings[i].text);
-        fprintf(f, "%s: %d fault%s, %d note%s\n",
-                faults                       ? "NOT HEALTHY"
-                : audit_exit_status(a) == 4 ? "healthy, but WAIT"
-                                            : "healthy",
-                faults,
-                faults == 1 ? "" : "s", a->finding_cnt - faults,
-                a->finding_cnt - faults == 1 ? "" : "s");
+        fprintf(f, "%s: %d fault%s, ",
+                faults      ? "NOT HEALTHY"
+                : unchecked ? (status == AUDIT_WAIT ? "NOT CHECKED, and WAIT"
+                                                    : "NOT CHECKED")
+                : status == AUDIT_WAIT ? "healthy, but WAIT"
+                                       : "healthy",
+                faults, faults == 1 ? "" : "s");
+        if (unchecked)
+                fprintf(f, "%d check%s not made, ", unchecked,
+                        unchecked == 1 ? "" : "s");
+        fprintf(f, "%d note%s\n", notes, notes == 1 ? "" : "s");
 }
 
 /* --- JSON --------------------------------------------------------------- */
@@ -370,9 +398,11 @@ void audit_print_json(FILE *f, const audit_t *a, const bp_layout_t *growth) {
                 a->cfg->layout == BP_LAYOUT_STABLE ? "stable" : "contiguous");
         jfield(f, "group_id", a->base_group[0] ? a->base_group : NULL);
         fprintf(f, ",\"healthy\":%s,\"faults\":%d,\"notes\":%d,"
-                   "\"routing_records\":%d,",
-                faults ? "false" : "true", faults, a->finding_cnt - faults,
-                a->routing_records);
+                   "\"routing_records\":%d,\"verdict\":\"%s\","
+                   "\"unchecked\":%d,",
+                faults || audit_unchecked_count(a) ? "false" : "true", faults,
+                a->finding_cnt - faults, a->routing_records,
+                verdict_name(audit_exit_status(a)), audit_unchecked_count(a));
         json_buckets(f, a);
         fprintf(f, ",");
         json_partitions(f, a);
