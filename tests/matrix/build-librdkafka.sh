@@ -3,7 +3,7 @@
 # (2.15.1) from the source shipped in the npm package
 # @confluentinc/kafka-javascript@1.10.1 (deps/librdkafka), and installs it
 # into a cache outside the source tree:
-#   ${BP_LIBRDKAFKA_CACHE:-$HOME/.cache/bucket-priority/librdkafka-2.15.1}
+#   ${BP_LIBRDKAFKA_CACHE:-$HOME/.cache/bucket-priority/librdkafka-2.15.1-ssl}
 # Idempotent: when the prefix already holds the library, its pkg-config file
 # and the stamp of a finished install, nothing is fetched or built.
 # The last line printed on stdout is the prefix; everything else goes to
@@ -16,16 +16,18 @@
 # what the npm package itself builds with, and it writes rdkafka.pc.
 #
 # Only the C library is built (not librdkafka++, the examples or the tests)
-# and every optional dependency is turned off (SSL, SASL/GSSAPI, libcurl,
-# zstd, external lz4; lz4 and the regex engine are built in): our tests use
-# the plaintext mock cluster, and nothing beyond a C compiler, make,
-# pkg-config, zlib and npm is needed.
+# with OpenSSL (TLS, SASL SCRAM and OAUTHBEARER: the secured broker
+# scenarios, tests/broker/broker_secure.py) and every other optional
+# dependency turned off (SASL/GSSAPI, libcurl, zstd, external lz4; lz4 and
+# the regex engine are built in): nothing beyond a C compiler, make,
+# pkg-config, zlib, OpenSSL's headers and npm is needed. (The prefix ends
+# in -ssl: an earlier build without OpenSSL stays where it was.)
 set -euo pipefail
 
 version=2.15.1
 npm_pkg=@confluentinc/kafka-javascript@1.10.1
 home=${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}
-prefix=${BP_LIBRDKAFKA_CACHE:-$home/.cache/bucket-priority/librdkafka-$version}
+prefix=${BP_LIBRDKAFKA_CACHE:-$home/.cache/bucket-priority/librdkafka-$version-ssl}
 jobs=${BP_JOBS:-$(nproc 2>/dev/null || echo 2)}
 stamp="$prefix/.bp-installed-$version"
 
@@ -51,7 +53,7 @@ fi
 # shellcheck source=../lib/apt-ensure.sh
 . "$(dirname "$0")/../lib/apt-ensure.sh"
 apt_ensure build-librdkafka cc=build-essential make=make \
-        pkg-config=pkg-config npm=npm python3=python3 zlib1g-dev
+        pkg-config=pkg-config npm=npm python3=python3 zlib1g-dev libssl-dev
 
 start=$(date +%s)
 work=$(mktemp -d "${TMPDIR:-/tmp}/bp-librdkafka.XXXXXX")
@@ -77,7 +79,7 @@ buildlog="$prefix.build.log"
 log "configuring (log: $buildlog)"
 (cd "$src" && ./configure --prefix="$prefix" --libdir="$prefix/lib" \
         --no-download --no-cache \
-        --disable-ssl --disable-gssapi --disable-curl --disable-zstd \
+        --enable-ssl --disable-gssapi --disable-curl --disable-zstd \
         --disable-lz4-ext --enable-zlib ) >"$buildlog" 2>&1 || {
         tail -40 "$buildlog" >&2; log "configure failed"; exit 1; }
 log "building with make -j$jobs"
@@ -93,12 +95,22 @@ pcver=$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --modversion rdkafka)
 cat >"$work/v.c" <<'C'
 #include <librdkafka/rdkafka.h>
 #include <stdio.h>
-int main(void) { printf("%s\n", rd_kafka_version_str()); return 0; }
+int main(void) {
+        char f[512]; size_t n = sizeof(f);
+        rd_kafka_conf_t *c = rd_kafka_conf_new();
+        rd_kafka_conf_get(c, "builtin.features", f, &n);
+        printf("%s %s\n", rd_kafka_version_str(), f);
+        return 0;
+}
 C
 cc "$work/v.c" -I"$prefix/include" -L"$prefix/lib" -lrdkafka \
         -Wl,-rpath,"$prefix/lib" -o "$work/v"
-runver=$("$work/v")
+read -r runver features < <("$work/v")
 [ "$runver" = "$version" ] || { log "library reports $runver"; exit 1; }
+case ",$features," in
+*,ssl,*sasl_scram,*|*,sasl_scram,*ssl,*) ;;
+*) log "built without TLS or SCRAM: builtin.features $features"; exit 1 ;;
+esac
 
 rm -f "$prefix/.bp-building"
 touch "$stamp"
