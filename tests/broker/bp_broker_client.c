@@ -27,7 +27,8 @@
  *       [--reset earliest|latest] [--session-ms MS] [-X name=value]...
  *       (until SIGTERM/SIGINT, then close: commits what was written)
  *   bp-broker-client admin create --bootstrap B --topic T --partitions N
- *       [--rf R]
+ *       [--rf R]   (every admin command also takes -X name=value: the
+ *       connection and security settings of a secured cluster)
  *   bp-broker-client admin grow   --bootstrap B --topic T --partitions N
  *       (prints the wall-clock ms at which the increase was acknowledged)
  *   bp-broker-client admin leader --bootstrap B --topic T --partition P
@@ -421,7 +422,10 @@ static rd_kafka_t *admin_client(const opts_t *o) {
         rd_kafka_conf_t *conf = rd_kafka_conf_new();
         char errstr[512];
         rd_kafka_t *rk;
+        int i;
         bcu_conf_set(conf, "bootstrap.servers", o->bootstrap);
+        for (i = 0; i < o->extra_cnt; i++)
+                bcu_conf_set_pair(conf, o->extra[i]);
         rd_kafka_conf_set_error_cb(conf, bcu_on_error);
         if (!(rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr,
                                 sizeof(errstr))))

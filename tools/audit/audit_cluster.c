@@ -391,6 +391,25 @@ static void describe_group(audit_cluster_t *c, audit_t *a, int one,
                 usleep(500 * 1000);
 }
 
+/* Why the group reader \p rk got no answer: the first error librdkafka
+ * handed it (the group coordinator refusing it: "Broker: Group
+ * authorization failed"), or the authentication or TLS failure; "" if
+ * none. */
+static void reader_failure(audit_cluster_t *c, rd_kafka_t *rk, char *buf,
+                           size_t size) {
+        rd_kafka_message_t *m;
+        const char *failure;
+
+        buf[0] = '\0';
+        while ((m = rd_kafka_consumer_poll(rk, 0))) {
+                if (m->err && !buf[0])
+                        snprintf(buf, size, "%s", rd_kafka_message_errstr(m));
+                rd_kafka_message_destroy(m);
+        }
+        if (!buf[0] && (failure = failure_of(c, rk)))
+                snprintf(buf, size, "%s", failure);
+}
+
 /* The group's committed offsets on the topic, read the way its consumers
  * read them: a consumer of the group that joins nothing asks with
  * rd_kafka_committed(), which waits out a coordinator that is still
@@ -428,10 +447,18 @@ static void read_offsets(audit_cluster_t *c, audit_t *a, int g,
                                     tp->elems[i].offset;
                 if (out == a->groups[g].committed)
                         a->groups[g].offsets_read = 1;
-        } else
+        } else {
+                char cause[sizeof(c->cause)];
+                reader_failure(c, rk, cause, sizeof(cause));
                 audit_add_finding(a, AUDIT_F_UNCHECKED, -1, -1, g, -1, 0,
-                                  "group %s: committed offsets not read: %s",
-                                  a->groups[g].name, rd_kafka_err2str(err));
+                                  "group %s: committed offsets not read: "
+                                  "%s%s%s%s",
+                                  a->groups[g].name,
+                                  cause[0] ? cause : rd_kafka_err2str(err),
+                                  cause[0] ? " (" : "",
+                                  cause[0] ? rd_kafka_err2str(err) : "",
+                                  cause[0] ? ")" : "");
+        }
         rd_kafka_topic_partition_list_destroy(tp);
         rd_kafka_destroy(rk);
 }
