@@ -141,6 +141,36 @@ static void sibling_offsets(bp_client_t *c, const rd_kafka_conf_t *base,
         rd_kafka_destroy(reader);
 }
 
+/* 1 when the client authenticates with OAUTHBEARER through a token
+ * refresh callback of the application: the reader would get no token
+ * (a callback is not a property it can copy) and wait out the timeout per
+ * sibling group. librdkafka installs a callback of its own for the
+ * built-in unsecured token and for OIDC: those readers get them too. */
+static int token_from_application(rd_kafka_t *rk) {
+        const rd_kafka_conf_t *conf = rd_kafka_conf(rk);
+        char v[64];
+        size_t size = sizeof(v);
+        void *cb    = NULL;
+
+        if (rd_kafka_conf_get(conf, "sasl.mechanisms", v, &size) ||
+            strcmp(v, "OAUTHBEARER"))
+                return 0;
+        size = sizeof(v);
+        if (rd_kafka_conf_get(conf, "enable.sasl.oauthbearer.unsecure.jwt",
+                              v, &size) == RD_KAFKA_CONF_OK &&
+            !strcmp(v, "true"))
+                return 0;
+        size = sizeof(v);
+        if (rd_kafka_conf_get(conf, "sasl.oauthbearer.method", v, &size) ==
+                RD_KAFKA_CONF_OK &&
+            !strcmp(v, "oidc"))
+                return 0;
+        size = sizeof(v);
+        return rd_kafka_conf_get(conf, "oauthbearer_token_refresh_cb", v,
+                                 &size) == RD_KAFKA_CONF_OK &&
+               sscanf(v, "%p", &cb) == 1 && cb;
+}
+
 /* Highest sibling offsets for the partitions in \p missing, in best[],
  * and the bucket of the group that committed each in from[] (-1: a bucket
  * a layout change adds). */
@@ -156,6 +186,16 @@ static void siblings(bp_client_t *c, rd_kafka_t *rk,
         if (!c->cfg.group_per_bucket || !c->base_group_id[0] ||
             c->cfg.consumer_bucket_cnt != 1)
                 return;
+        if (token_from_application(rk)) {
+                bp_client_log(c, 4,
+                              "sibling offsets not read: the client gets "
+                              "its OAUTHBEARER token from an application "
+                              "callback, which the plugin's reader cannot "
+                              "use; partitions this group never committed "
+                              "follow start-offset rules 3 and 4 (the "
+                              "beginning, once the group has committed)");
+                return;
+        }
         base = reader_conf(c, rk);
         for (b = 0; b < c->cfg.bucket_cnt; b++) {
                 if (b == c->cfg.consumer_buckets[0])
