@@ -107,9 +107,8 @@ def unsecured_token(principal):
 
 
 def parse_args(argv):
-    if argv and argv[0] == "consume":
-        argv = argv[1:]
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("command", nargs="?", choices=["consume"])
     ap.add_argument("--bootstrap", required=True)
     ap.add_argument("--plugin", required=True)
     ap.add_argument("--topic", required=True)

@@ -593,7 +593,8 @@ def part_audit(env, report):
 
     def healthy():
         rc, doc, err = run_audit(env, "audit-healthy", full, "--json")
-        return (rc, doc) if rc == 0 and doc and not doc["findings"] else None
+        return (rc, doc) if rc == 0 and doc and not doc["findings"] and \
+            all(b["lag"] == 0 for b in doc["buckets"]) else None
     rc, doc = s.wait_until("bp-audit (user audit) to find the deployment "
                            "healthy", 90, healthy, 2)
     codes["granted"] = rc
@@ -660,6 +661,9 @@ def part_audit(env, report):
                 report.error("bp-audit on the newer librdkafka: exit %d, %s"
                              % (rc, err or doc))
     report.add("bp-audit exit codes: %s" % codes, audit_exit_codes=codes)
+    if codes.get("granted") != 0:
+        report.error("bp-audit with the audit role's ACLs: exit %s"
+                     % codes.get("granted"))
     # the multi-bucket consumer
     multi = s.Consumer(env, "consumer-multi-1", topic, "contiguous",
                        "critical, bulk", group,
@@ -740,7 +744,8 @@ def part_debug(env, report):
                                                    ("--json",))):
         rc, _doc, _err = run_audit(env, name, props, "-X", "debug=all",
                                    *extra)
-        report.add("bp-audit debug=all (%s): exit %d" % (name, rc))
+        report.add("bp-audit debug=all (%s): exit %d (the consumers have "
+                   "stopped: no_consumer)" % (name, rc))
     wrong = audit_file(env, "audit-debug-wrong", "audit", env.mech, topic,
                        group, password="wrong-" + RUN)
     rc, _doc, _err = run_audit(env, "audit-debug-wrong", wrong, "-X",
