@@ -718,8 +718,11 @@ def part_debug(env, report):
                      group, extra=dbg + x(env.sec.props("normal", env.mech))),
           s.Consumer(env, "consumer-bulk-1", topic, "contiguous", "bulk",
                      group, extra=dbg + x(env.sec.props(
+                         "bulk", env.mech, client_cert=True))),
+          s.Consumer(env, "consumer-bulk-2", topic, "contiguous", "bulk",
+                     group, extra=dbg + x(env.sec.props(
                          "bulk", "OAUTHBEARER", client_cert=True))),
-          OAuthCbWheelConsumer(env, "consumer-bulk-2", topic, "contiguous",
+          OAuthCbWheelConsumer(env, "consumer-bulk-3", topic, "contiguous",
                                "bulk", group, extra=dbg)]
     for c in cs:
         ledger.add_consumer(c)
@@ -767,6 +770,10 @@ def part_secrets(env, report):
     secrets = env.sec.secrets()
     files = lines = 0
     hits = []
+    # the scan's own check: a file holding one secret must be caught
+    planted = os.path.join(env.workdir, "planted-secret.txt")
+    with open(planted, "w") as f:
+        f.write("a line\nsasl.password=%s\n" % secrets[0][1])
     for root, _dirs, names in os.walk(env.base_workdir):
         if os.path.basename(root).startswith("cluster"):
             continue        # a broker of our own: Kafka's logs, not ours
@@ -782,10 +789,17 @@ def part_secrets(env, report):
                         if value in line:
                             hits.append("%s:%d: %s" % (os.path.join(root, n),
                                                        i, what))
+    caught = [h for h in hits if h.startswith(planted + ":")]
+    hits = [h for h in hits if not h.startswith(planted + ":")]
     report.add("secret scan: %d lines in %d files, %d secrets looked for, "
-               "%d found" % (lines, files, len(secrets), len(hits)),
+               "%d found (and the planted one %s)"
+               % (lines, files, len(secrets), len(hits),
+                  "caught" if caught == ["%s:2: %s" % (planted, secrets[0][0])]
+                  else "MISSED"),
                secret_scan_lines=lines, secret_scan_files=files,
                secret_hits=len(hits))
+    if caught != ["%s:2: %s" % (planted, secrets[0][0])]:
+        report.error("the scan did not find the planted secret: %s" % caught)
     if lines < 10000:
         report.error("only %d lines scanned: debug=all wrote too little"
                      % lines)
