@@ -35,18 +35,29 @@ run_pass() { # name, extra cmake args...
 
 # A real Kafka broker (tests/broker/kafka.sh; jars cached outside the tree)
 # for the broker suite, ctest label broker: registered in plain builds
-# only, skipped unless BP_BROKER_BOOTSTRAP is set. It stays up for the
-# matrix pass too and is stopped on exit. BP_SKIP_BROKER=1 leaves it out.
+# only, skipped unless BP_BROKER_BOOTSTRAP is set. Beside it, one secured
+# broker (kafka.sh start --secure: SASL_SSL, users, ACLs) for
+# broker_secure, named by BP_SECURE_BROKER_DIR. Both stay up for the
+# matrix pass too and are stopped on exit. broker_secure also runs bp-audit
+# on the matrix's librdkafka (BP_SECURE_NEWER_LIBRDKAFKA, built here
+# first: cached). BP_SKIP_BROKER=1 leaves them out.
 broker_dir="$root/build/broker"
+secure_dir="$root/build/broker-secure"
 broker_figures() { # the scenarios' figures in build tree $1, if they ran
   cat "$1"/tests/broker/work/*/report.txt 2>/dev/null || true
 }
 if [ "${BP_SKIP_BROKER:-0}" != 1 ]; then
   # a broker left by an interrupted run in this directory
   tests/broker/kafka.sh stop --dir "$broker_dir" >/dev/null 2>&1 || true
-  trap 'tests/broker/kafka.sh stop --dir "$broker_dir" || true' EXIT
+  tests/broker/kafka.sh stop --dir "$secure_dir" >/dev/null 2>&1 || true
+  trap 'tests/broker/kafka.sh stop --dir "$broker_dir" || true
+        tests/broker/kafka.sh stop --dir "$secure_dir" || true' EXIT
   BP_BROKER_BOOTSTRAP=$(tests/broker/kafka.sh start --dir "$broker_dir")
   export BP_BROKER_BOOTSTRAP
+  tests/broker/kafka.sh start --secure --dir "$secure_dir" >/dev/null
+  BP_SECURE_BROKER_DIR=$secure_dir
+  BP_SECURE_NEWER_LIBRDKAFKA=$(tests/matrix/build-librdkafka.sh | tail -1)/lib
+  export BP_SECURE_BROKER_DIR BP_SECURE_NEWER_LIBRDKAFKA
   rm -rf "$root"/build/test-*/tests/broker/work
 fi
 

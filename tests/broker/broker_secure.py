@@ -27,7 +27,8 @@ when their librdkafka is 2.6.1 or newer, else with PLAIN (librdkafka
 
 Parts, in order:
   mechanisms  which mechanisms authenticate, per librdkafka (C, wheel):
-              SCRAM-SHA-512 must fail with the authentication error exactly
+              SCRAM-SHA-512 and -256 must fail with the authentication
+              error exactly
               when the C library is older than 2.6.1, PLAIN and OAUTHBEARER
               (librdkafka's built-in unsecured token) must work
   growth      broker_growth_contiguous with C clients: producers route, two
@@ -273,10 +274,12 @@ from confluent_kafka.admin import AdminClient
 conf = dict(kv.split("=", 1) for kv in sys.argv[1:])
 errors = []
 conf["error_cb"] = lambda e: errors.append(str(e))
+admin = AdminClient(conf)
 try:
-    AdminClient(conf).list_topics(timeout=8)
+    admin.list_topics(timeout=8)
     print("ok")
 except Exception as e:
+    admin.poll(1)    # serves error_cb: the authentication error
     print("failed: %s" % "; ".join(errors[:1] or [str(e)]))
 """
 
@@ -315,36 +318,53 @@ def prepare_wheel(env, report):
                wheel_librdkafka=env.wheel_lib)
 
 
+def python_probe(env, python, mech):
+    """ok, or failed: <first error>, for a confluent_kafka client of python
+    listing the topics as admin with mech."""
+    r = subprocess.run([python, "-c", WHEEL_PROBE,
+                        "bootstrap.servers=" + env.bootstrap] +
+                       x(env.sec.props("admin", mech)),
+                       capture_output=True, text=True, timeout=60)
+    return (r.stdout.strip() or r.stderr.strip())[:300]
+
+
+def python_librdkafka(python):
+    r = subprocess.run([python, "-c", "import confluent_kafka as c;"
+                        "print(c.libversion()[0])"], capture_output=True,
+                       text=True, timeout=60)
+    return r.stdout.strip() if r.returncode == 0 else None
+
+
 def part_mechanisms(env, report):
-    got = {}
-    for mech in ("SCRAM-SHA-512", "PLAIN", "OAUTHBEARER"):
-        rc, err = probe_c(env, mech)
-        got["c " + mech] = "ok" if rc == 2 and "Unknown topic" in err \
-            else "failed: " + err[:300]
-        r = subprocess.run(
-            [env.wheel_python, "-c", WHEEL_PROBE,
-             "bootstrap.servers=" + env.bootstrap] + x(
-                 env.sec.props("admin", mech)), capture_output=True,
-            text=True, timeout=60)
-        got["wheel " + mech] = (r.stdout.strip() or r.stderr.strip())[:300]
-    for k, v in sorted(got.items()):
-        report.add("authenticates to Kafka 4.4 (%s, librdkafka %s): %s"
-                   % (k, env.c_version if k.startswith("c ")
-                      else env.wheel_lib, v))
-    report.figures["mechanisms"] = {
-        "c %s" % env.c_version: {k[2:]: v == "ok" for k, v in got.items()
-                                 if k.startswith("c ")},
-        "wheel %s" % env.wheel_lib: {k[6:]: v == "ok" for k, v in got.items()
-                                     if k.startswith("wheel ")}}
-    for k, v in got.items():
-        version = env.c_version if k.startswith("c ") else env.wheel_lib
-        want = scram_works(version) if "SCRAM" in k else True
-        if (v == "ok") != want:
-            report.error("%s on librdkafka %s: %s, expected %s"
-                         % (k, version, v, "ok" if want else "a failure"))
-        if v != "ok" and not AUTH_FAILED.search(v):
-            report.error("%s failed without the authentication error: %s"
-                         % (k, v))
+    """Each mechanism with the C clients' librdkafka (through bp-audit), the
+    PyPI wheel's and Debian's python3-confluent-kafka's (when installed)."""
+    clients = [("C", env.c_version, lambda m: (
+        lambda rc_err: "ok" if rc_err[0] == 2 and "Unknown topic" in
+        rc_err[1] else "failed: " + rc_err[1][:300])(probe_c(env, m))),
+        ("PyPI wheel", env.wheel_lib,
+         lambda m: python_probe(env, env.wheel_python, m))]
+    debian = python_librdkafka("/usr/bin/python3")
+    if debian:
+        clients.append(("Debian python3-confluent-kafka", debian,
+                        lambda m: python_probe(env, "/usr/bin/python3", m)))
+    table = {}
+    for who, version, probe in clients:
+        for mech in ("SCRAM-SHA-512", "SCRAM-SHA-256", "PLAIN",
+                     "OAUTHBEARER"):
+            got = probe(mech)
+            table.setdefault("%s (librdkafka %s)" % (who, version), {})[
+                mech] = got == "ok"
+            report.add("authenticates to Kafka 4.4: %s, librdkafka %s, %s: %s"
+                       % (who, version, mech, got))
+            want = scram_works(version) if "SCRAM" in mech else True
+            if (got == "ok") != want:
+                report.error("%s on librdkafka %s with %s: %s, expected %s"
+                             % (who, version, mech, got,
+                                "ok" if want else "a failure"))
+            if got != "ok" and not AUTH_FAILED.search(got):
+                report.error("%s with %s failed without the authentication "
+                             "error: %s" % (who, mech, got))
+    report.figures["mechanisms"] = table
 
 
 # ---------------------------------------------------------------- growth --

@@ -7,8 +7,8 @@
 #     certificate with a password-protected PEM key for clients that send
 #     one (ssl.client.auth=requested), all made here with openssl and
 #     keytool, in DIR/secure/tls;
-#   - SASL mechanisms SCRAM-SHA-512 (users created by Kafka's StorageTool
-#     --add-scram when the storage is formatted), PLAIN (the same users and
+#   - SASL mechanisms SCRAM-SHA-512 and SCRAM-SHA-256 (users created by
+#     Kafka's StorageTool --add-scram when the storage is formatted), PLAIN (the same users and
 #     passwords, in the listener's JAAS configuration: librdkafka 2.0.2
 #     cannot do SCRAM against Kafka 4.x) and OAUTHBEARER with Kafka's
 #     unsecured-token validator (the token's "sub" is the principal);
@@ -73,7 +73,8 @@ secure_prepare() {
     secure_tls "$dir"
     SECURE_FORMAT_ARGS=()
     for u in admin $SECURE_USERS; do
-        SECURE_FORMAT_ARGS+=(--add-scram "SCRAM-SHA-512=[name=$u,password=${SECURE_PASSWORDS[$u]}]")
+        SECURE_FORMAT_ARGS+=(--add-scram "SCRAM-SHA-512=[name=$u,password=${SECURE_PASSWORDS[$u]}]"
+                             --add-scram "SCRAM-SHA-256=[name=$u,password=${SECURE_PASSWORDS[$u]}]")
     done
 }
 
@@ -86,10 +87,11 @@ secure_node_config() {
     done
     cat <<EOF
 # --- secure cluster (kafka-secure.inc.sh) ---
-sasl.enabled.mechanisms=SCRAM-SHA-512,PLAIN,OAUTHBEARER
+sasl.enabled.mechanisms=SCRAM-SHA-512,SCRAM-SHA-256,PLAIN,OAUTHBEARER
 sasl.mechanism.inter.broker.protocol=SCRAM-SHA-512
 sasl.mechanism.controller.protocol=PLAIN
 listener.name.sasl_ssl.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required username="admin" password="${SECURE_PASSWORDS[admin]}";
+listener.name.sasl_ssl.scram-sha-256.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;
 listener.name.sasl_ssl.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username="admin" password="${SECURE_PASSWORDS[admin]}"$plain_users;
 listener.name.sasl_ssl.oauthbearer.sasl.jaas.config=org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required unsecuredLoginStringClaim_sub="admin";
 listener.name.sasl_ssl.oauthbearer.sasl.server.callback.handler.class=org.apache.kafka.common.security.oauthbearer.internals.unsecured.OAuthBearerUnsecuredValidatorCallbackHandler
@@ -127,7 +129,7 @@ EOF
     done
     cat > "$dir/secure/secure.json" <<EOF
 {"bootstrap": "$bootstrap",
- "mechanisms": ["SCRAM-SHA-512", "PLAIN", "OAUTHBEARER"],
+ "mechanisms": ["SCRAM-SHA-512", "SCRAM-SHA-256", "PLAIN", "OAUTHBEARER"],
  "ca": "$t/ca.pem",
  "client_cert": "$t/client.pem",
  "client_key": "$t/client.key",
