@@ -709,6 +709,13 @@ def part_audit(env, report):
     if other:
         report.error("the multi-bucket consumer read %d normal records"
                      % other)
+    # bp-audit finds its group by listing (no Describe on the cluster)
+    rc, doc, err = run_audit(env, "audit-multi", full, "--json")
+    listed = [g["name"] for g in doc["groups"]] if doc else []
+    report.add("bp-audit beside it: exit %d, groups %s" % (rc, listed))
+    if group + ".critical+bulk" not in listed:
+        report.error("bp-audit did not list the group of \"critical, bulk\": "
+                     "%s %s" % (listed, err))
     multi.stop()
     # wrong passwords in consumers
     wrong = x(env.sec.props("critical", env.mech, password="wrong-" + RUN))
