@@ -801,9 +801,9 @@ def part_secrets(env, report):
     planted = os.path.join(env.workdir, "planted-secret.txt")
     with open(planted, "w") as f:
         f.write("a line\nsasl.password=%s\n" % secrets[0][1])
-    for root, _dirs, names in os.walk(env.base_workdir):
-        if os.path.basename(root).startswith("cluster"):
-            continue        # a broker of our own: Kafka's logs, not ours
+    for root, dirs, names in os.walk(env.base_workdir):
+        # a broker of our own: Kafka's files, not the clients' output
+        dirs[:] = [d for d in dirs if not d.startswith("cluster")]
         for n in names:
             if n.endswith(".properties") or n in ("report.txt",
                                                   "figures.json"):
@@ -863,10 +863,10 @@ def main():
         return SKIP
     a.workdir = os.path.join(os.path.abspath(a.workdir), "secure")
     os.makedirs(a.workdir, exist_ok=True)
-    for root, _dirs, names in os.walk(a.workdir):
-        if not os.path.basename(root).startswith("cluster"):
-            for n in names:
-                os.unlink(os.path.join(root, n))
+    for root, dirs, names in os.walk(a.workdir):
+        dirs[:] = [d for d in dirs if not d.startswith("cluster")]
+        for n in names:
+            os.unlink(os.path.join(root, n))
     report = s.Report("secure")
     own = None
     try:
