@@ -404,11 +404,18 @@ def takeover_offsets(env, report, steps, mechs):
                 continue
             first, who = min(firsts)
             exact += first == old_last + 1
-            lines.append("p%d %s->%s: old read to %d, %s (%s) from %d"
+            early = old_last + 1 - first
+            lines.append("p%d %s->%s: old read to %d, %s (%s) from %d%s"
                          % (p, was, now, old_last, who, mechs.get(who, "?"),
-                            first))
-    report.add("takeover offsets (%d of %d exact): %s"
-               % (exact, len(lines), "; ".join(lines)),
+                            first, " (%d earlier)" % early if early else ""))
+            if first > old_last + 1:
+                report.error("p%d: the new owner started at %d, after the "
+                             "old bucket's last read %d" % (p, first,
+                                                             old_last))
+    report.add("takeover offsets (%d of %d at the offset after the old "
+               "bucket's last read; earlier ones: records the old bucket "
+               "read but had not committed yet when the new owner looked, "
+               "read twice): %s" % (exact, len(lines), "; ".join(lines)),
                takeover_exact=exact, takeover_partitions=len(lines))
     return lines
 
