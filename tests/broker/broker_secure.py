@@ -25,7 +25,8 @@ The C clients (bp-broker-client, bp-audit) authenticate with SCRAM-SHA-512
 when their librdkafka is 2.6.1 or newer, else with PLAIN (librdkafka
 #4895); the PyPI wheel (its own librdkafka) with SCRAM-SHA-512.
 
-Parts, in order:
+Parts, in order (growth, wheel, oauth_cb in broker_secure_growth.py;
+audit, debug, secrets in broker_secure_audit.py):
   mechanisms  which mechanisms authenticate, per librdkafka (C, wheel):
               SCRAM-SHA-512 and -256 must fail with the authentication
               error exactly
@@ -226,6 +227,38 @@ class SecWheelConsumer(s.WheelConsumer):
                          **kw)
 
 
+class OAuthCbWheelConsumer(s.WheelConsumer):
+    """A wheel consumer whose OAUTHBEARER token comes from its oauth_cb."""
+
+    def __init__(self, env, name, topic, layout, bucket, group, extra=(),
+                 **kw):
+        self.mech = "OAUTHBEARER oauth_cb"
+        super().__init__(env, name, topic, layout, bucket, group, extra=list(
+            extra) + ["security.protocol=SASL_SSL",
+                      "sasl.mechanisms=OAUTHBEARER",
+                      "ssl.ca.location=" + env.sec.j["ca"]], **kw)
+
+    @staticmethod
+    def program(env):
+        return s.WheelConsumer.program(env) + ["--oauth-cb", "bulk"]
+
+
+def grow_under_load(env, report, ledger, consumers, producer, topic, group):
+    """The consumers settled on the topic's 6 partitions (contiguous), the
+    producer writing until every bucket group committed on each of its
+    partitions, then the topic grown to 12. Returns (ms of the growth, the
+    partitions that moved to another bucket, the GroupCommits)."""
+    s.settle(env, ledger, consumers, "contiguous", 6, report)
+    ledger.producers.append(producer)
+    commits = s.GroupCommits(env, topic, group, "contiguous")
+    commits.wait(6, "every bucket group to commit on each of its 6 "
+                 "partitions")
+    t0 = int(env.admin("grow", topic=topic, partitions=12))
+    moved = [p for p in range(6) if env.owner("contiguous", 6, p) !=
+             env.owner("contiguous", 12, p)]
+    return t0, moved, commits
+
+
 # ------------------------------------------------------------------ ACLs --
 
 def make_acls(env, report):
@@ -367,480 +400,6 @@ def part_mechanisms(env, report):
     report.figures["mechanisms"] = table
 
 
-# ---------------------------------------------------------------- growth --
-
-def reads(workdir):
-    """{consumer name: [(id, partition, offset, key bucket)]} from the
-    .read files."""
-    out = {}
-    for f in sorted(os.listdir(workdir)):
-        if f.startswith("consumer-") and f.endswith(".read"):
-            with open(os.path.join(workdir, f)) as fh:
-                out[f[:-5]] = [tuple(int(w) if i < 3 else w for i, w in
-                                     enumerate(line.split()[:4]))
-                               for line in fh if line.strip()]
-    return out
-
-
-def takeover_offsets(env, report, steps, mechs):
-    """Per moved partition: the last offset its old bucket read, the first
-    its new owner read, and who that was (with its mechanism)."""
-    lines, exact = [], 0
-    r = reads(env.workdir)
-    for old, new in zip(steps, steps[1:]):
-        for p in range(old):
-            was, now = env.owner("contiguous", old, p), env.owner(
-                "contiguous", new, p)
-            if was == now:
-                continue
-            old_last = max((o for c, rs in r.items()
-                            if c.startswith("consumer-%s-" % was)
-                            for _i, q, o, _k in rs if q == p), default=-1)
-            firsts = [(min(o for _i, q, o, _k in rs if q == p), c)
-                      for c, rs in r.items()
-                      if c.startswith("consumer-%s-" % now)
-                      and any(q == p for _i, q, _o, _k in rs)]
-            if not firsts:
-                continue
-            first, who = min(firsts)
-            exact += first == old_last + 1
-            early = old_last + 1 - first
-            lines.append("p%d %s->%s: old read to %d, %s (%s) from %d%s"
-                         % (p, was, now, old_last, who, mechs.get(who, "?"),
-                            first, " (%d earlier)" % early if early else ""))
-            if first > old_last + 1:
-                report.error("p%d: the new owner started at %d, after the "
-                             "old bucket's last read %d" % (p, first,
-                                                             old_last))
-    report.add("takeover offsets (%d of %d at the offset after the old "
-               "bucket's last read; earlier ones: records the old bucket "
-               "read but had not committed yet when the new owner looked, "
-               "read twice): %s" % (exact, len(lines), "; ".join(lines)),
-               takeover_exact=exact, takeover_partitions=len(lines))
-    return lines
-
-
-def no_sibling_errors(env, report):
-    bad = []
-    for f in sorted(os.listdir(env.workdir)):
-        if f.startswith("consumer-") and f.endswith(".log"):
-            with open(os.path.join(env.workdir, f), errors="replace") as fh:
-                bad += ["%s: %s" % (f, line.strip()[:300]) for line in fh
-                        if SIBLING_FAILED.search(line)]
-    report.add("sibling offsets reader errors logged: %d" % len(bad),
-               sibling_errors=len(bad))
-    for line in bad[:5]:
-        report.error("sibling offsets read failed: " + line)
-
-
-def part_growth(env, report, consumer_cls, name):
-    before = len(report.errors)
-    saved = s.Producer
-    s.Producer = SecProducer
-    try:
-        s.scenario_growth(env, report, "contiguous", consumer_cls=consumer_cls,
-                          name=name)
-    finally:
-        s.Producer = saved
-    mech = env.wheel_mech if consumer_cls is SecWheelConsumer else env.mech
-    mechs = {c: mech for c in reads(env.workdir)}
-    if env.oauth_bulk2:
-        mechs["consumer-bulk-2"] = "OAUTHBEARER unsecured token"
-    takeover_offsets(env, report, [6, 12, 24], mechs)
-    no_sibling_errors(env, report)
-    report.add("part %s: %s" % (name, "passed" if len(report.errors) == before
-                                 else "FAILED"))
-
-
-# -------------------------------------------------------------- oauth_cb --
-
-class OAuthCbWheelConsumer(s.WheelConsumer):
-    """A wheel consumer whose OAUTHBEARER token comes from its oauth_cb."""
-
-    def __init__(self, env, name, topic, layout, bucket, group, extra=(),
-                 **kw):
-        self.mech = "OAUTHBEARER oauth_cb"
-        super().__init__(env, name, topic, layout, bucket, group, extra=list(
-            extra) + ["security.protocol=SASL_SSL",
-                      "sasl.mechanisms=OAUTHBEARER",
-                      "ssl.ca.location=" + env.sec.j["ca"]], **kw)
-
-    @staticmethod
-    def program(env):
-        return s.WheelConsumer.program(env) + ["--oauth-cb", "bulk"]
-
-
-ON_ASSIGN = re.compile(r"^(\d+) on_assign (\S+)")
-
-
-def part_oauth_cb(env, report):
-    topic, group = s.unique("cb"), group_of("oauthcb")
-    env.admin("create", topic=topic, partitions=6)
-    ledger = s.Ledger([], [])
-    cs = [SecConsumer(env, "consumer-critical-1", topic, "contiguous",
-                      "critical", group),
-          SecConsumer(env, "consumer-normal-1", topic, "contiguous", "normal",
-                      group),
-          OAuthCbWheelConsumer(env, "consumer-bulk-1", topic, "contiguous",
-                               "bulk", group)]
-    for c in cs:
-        ledger.add_consumer(c)
-    s.settle(env, ledger, cs, "contiguous", 6, report)
-    pr = SecProducer(env, "producer", topic, "contiguous", rate=300)
-    ledger.producers.append(pr)
-    commits = s.GroupCommits(env, topic, group, "contiguous")
-    commits.wait(6, "every bucket group to commit on each of its 6 "
-                 "partitions")
-    t0 = int(env.admin("grow", topic=topic, partitions=12))
-    moved = [p for p in range(6) if env.owner("contiguous", 6, p) !=
-             env.owner("contiguous", 12, p)]
-    bulk = cs[2]
-
-    def starts():
-        got = {}
-        with open(bulk.log_path, errors="replace") as f:
-            for line in f:
-                m = ON_ASSIGN.match(line)
-                if m and int(m.group(1)) >= t0:
-                    for tp in m.group(2).split(","):
-                        mm = re.match(r".*\[(\d+)\]@(-?\d+)$", tp)
-                        if mm:
-                            got[int(mm.group(1))] = int(mm.group(2))
-        return got if all(p in got for p in moved) else None
-    got = s.wait_until("the oauth_cb consumer to be assigned the moved "
-                       "partitions %s" % moved, 90, starts, 0.5)
-    s.settle(env, ledger, cs, "contiguous", 12, report)
-    commits.wait(12, "every bucket group to commit on each of its 12 "
-                 "partitions since the growth", since=commits.snapshot())
-    s.drain_and_stop(ledger, [pr], cs, report)
-    with open(bulk.log_path, errors="replace") as f:
-        said = [line.strip() for line in f
-                if "sibling offsets not read" in line]
-    again = sum(1 for rs in ledger.reads.values()
-                if len(set(c.bucket for c, p, *_ in rs if p in moved)) > 1)
-    report.add("oauth_cb consumer: moved partitions %s started at %s "
-               "(-2: beginning, rule 3), %d records read again there; log: %s"
-               % (moved, {p: got[p] for p in moved}, again,
-                  said[0][:240] if said else "(none)"),
-               oauth_cb_starts={str(p): got[p] for p in moved},
-               oauth_cb_read_again=again)
-    if not said:
-        report.error("the oauth_cb consumer did not log why the sibling "
-                     "offsets were not read")
-    if any(got[p] != -2 for p in moved):
-        report.error("moved partitions did not start at the beginning: %s"
-                     % got)
-    if ledger.pending:
-        report.error("%d records lost" % len(ledger.pending))
-    report.add("oauth_cb: delivered %d, lost %d" % (len(ledger.delivered),
-                                                    len(ledger.pending)),
-               oauth_cb_delivered=len(ledger.delivered),
-               oauth_cb_lost=len(ledger.pending))
-    for c in cs:
-        for problem in c.problems():
-            report.error(problem)
-
-
-# ----------------------------------------------------------------- audit --
-
-def audit_file(env, name, user, mech, topic, group, password=None,
-               client_cert=False):
-    """The clients' properties file for bp-audit, as user with mech."""
-    path = os.path.join(env.workdir, name + ".properties")
-    with open(path, "w") as f:
-        f.write("bootstrap.servers=%s\n" % env.bootstrap)
-        for k, v in env.sec.props(user, mech, password, client_cert).items():
-            f.write("%s=%s\n" % (k, v))
-        f.write("bucket.priority.topic=%s\nbucket.priority.buckets=%s\n"
-                "bucket.priority.allocation=%s\ngroup.id=%s\n"
-                % (topic, ", ".join(BUCKETS), s.ALLOCATION, group))
-    return path
-
-
-def run_audit(env, name, props, *extra, lib_dir=None):
-    """bp-audit --config props --json: (exit, document or None, stderr);
-    its stdout and stderr kept as <name>.out and <name>.err."""
-    e = dict(os.environ)
-    if lib_dir:
-        e["LD_LIBRARY_PATH"] = lib_dir
-    r = subprocess.run([env.audit_bin, "--config", props, "--timeout",
-                        "5000"] + list(extra), capture_output=True, text=True,
-                       timeout=180, env=e)
-    for suffix, text in ((".out", r.stdout), (".err", r.stderr)):
-        with open(os.path.join(env.workdir, name + suffix), "w") as f:
-            f.write(text)
-    doc = None
-    if "--json" in extra and r.stdout.strip():
-        doc = json.loads(r.stdout)
-    return r.returncode, doc, r.stderr.strip()
-
-
-def newer_librdkafka():
-    """The lib directory of a librdkafka >= 2.6.1 for bp-audit through
-    LD_LIBRARY_PATH (BP_SECURE_NEWER_LIBRDKAFKA, else the matrix build)."""
-    d = os.environ.get("BP_SECURE_NEWER_LIBRDKAFKA") or os.path.expanduser(
-        "~/.cache/bucket-priority/librdkafka-2.15.1-ssl/lib")
-    return d if os.path.exists(os.path.join(d, "librdkafka.so.1")) else None
-
-
-def auth_fails(env, report, ledger, c, what):
-    """c runs with a wrong password: logs the authentication error, exits
-    cleanly on SIGTERM."""
-    s.wait_until("%s to log the authentication error" % what, 60,
-                 lambda: c.logged_since(re.compile(r"(\d+).*(%s)"
-                                                   % AUTH_FAILED.pattern), 0),
-                 0.5)
-    with open(c.log_path, errors="replace") as f:
-        line = next(line for line in f if AUTH_FAILED.search(line))
-    rc = c.stop(60)
-    report.add("%s, wrong password: exit %d after SIGTERM, logged \"%s\""
-               % (what, rc, line.strip()[:200]),
-               **{"wrong_password_%s_exit" % c.name: rc})
-    if rc != 0:
-        report.error("%s with a wrong password exited %d (log %s)"
-                     % (what, rc, c.log_path))
-
-
-def part_audit(env, report):
-    topic, group, parts = s.unique("audit"), group_of("audit"), 12
-    env.admin("create", topic=topic, partitions=parts)
-    ledger = s.Ledger([], [])
-    cs = [SecConsumer(env, "consumer-%s-1" % b, topic, "contiguous", b, group)
-          for b in BUCKETS]
-    for c in cs:
-        ledger.add_consumer(c)
-    s.settle(env, ledger, cs, "contiguous", parts, report)
-    pr = SecProducer(env, "producer", topic, "contiguous", count=300)
-    ledger.producers.append(pr)
-    pr.p.wait(120)
-    if not ledger.wait_all_read(90):
-        raise s.Failure("%d records unread" % len(ledger.pending))
-    full = audit_file(env, "audit", "audit", env.mech, topic, group)
-    codes = {}
-
-    def healthy():
-        rc, doc, err = run_audit(env, "audit-healthy", full, "--json")
-        return (rc, doc) if rc == 0 and doc and not doc["findings"] and \
-            all(b["lag"] == 0 for b in doc["buckets"]) else None
-    rc, doc = s.wait_until("bp-audit (user audit) to find the deployment "
-                           "healthy", 90, healthy, 2)
-    codes["granted"] = rc
-    report.add("bp-audit with the audit role's ACLs: exit %d, verdict %s, "
-               "%d findings, lag %s" % (rc, doc["verdict"],
-                                        len(doc["findings"]),
-                                        {b["name"]: b["lag"]
-                                         for b in doc["buckets"]}))
-    # no Describe on the groups
-    rc, doc, err = run_audit(env, "audit-nogroups", audit_file(
-        env, "audit-nogroups", "audit-nogroups", env.mech, topic, group),
-        "--json")
-    codes["no Describe on groups"] = rc
-    unchecked = [f["text"] for f in doc["findings"]
-                 if f["kind"] == "unchecked"] if doc else []
-    blind = [t for t in unchecked if "authorization failed" not in t]
-    report.add("bp-audit without Describe on the groups: exit %d, verdict "
-               "%s, %d unchecked, e.g. \"%s\"; naming another cause: %s"
-               % (rc, doc and doc["verdict"], len(unchecked),
-                  unchecked[-1] if unchecked else "", blind))
-    if rc != 3 or not doc or doc["healthy"] or not unchecked or blind:
-        report.error("no Describe on the groups: exit %d, unchecked %s"
-                     % (rc, unchecked))
-    # no Describe on the topic
-    rc, doc, err = run_audit(env, "audit-notopic", audit_file(
-        env, "audit-notopic", "audit-notopic", env.mech, topic, group),
-        "--json")
-    codes["no Describe on topic"] = rc
-    report.add("bp-audit without Describe on the topic: exit %d, \"%s\""
-               % (rc, err))
-    if rc != 3 or "Topic authorization failed" not in err or doc:
-        report.error("no Describe on the topic: exit %d, %s" % (rc, err))
-    # a wrong password
-    rc, doc, err = run_audit(env, "audit-wrong", audit_file(
-        env, "audit-wrong", "audit", env.mech, topic, group,
-        password="wrong-" + RUN), "--json")
-    codes["wrong password"] = rc
-    report.add("bp-audit with a wrong password: exit %d, \"%s\"" % (rc, err))
-    if rc != 3 or "authentication failed" not in err or \
-            not AUTH_FAILED.search(err):
-        report.error("wrong password: exit %d, %s" % (rc, err))
-    # SCRAM on a librdkafka older than 2.6.1
-    if not scram_works(env.c_version):
-        scram = audit_file(env, "audit-scram", "audit", "SCRAM-SHA-512",
-                           topic, group)
-        rc, doc, err = run_audit(env, "audit-scram-old", scram, "--json")
-        codes["SCRAM on librdkafka %s" % env.c_version] = rc
-        report.add("bp-audit with SCRAM-SHA-512 on librdkafka %s: exit %d, "
-                   "\"%s\"" % (env.c_version, rc, err[-300:]))
-        if rc != 3 or "#4895" not in err:
-            report.error("SCRAM on an old librdkafka: exit %d, %s" % (rc, err))
-        lib = newer_librdkafka()
-        if not lib:
-            report.error("no newer librdkafka for LD_LIBRARY_PATH (set "
-                         "BP_SECURE_NEWER_LIBRDKAFKA or run tests/matrix/"
-                         "build-librdkafka.sh)")
-        else:
-            rc, doc, err = run_audit(env, "audit-scram-newer", scram,
-                                     "--json", lib_dir=lib)
-            codes["SCRAM with LD_LIBRARY_PATH=%s" % lib] = rc
-            report.add("the same with LD_LIBRARY_PATH=%s: exit %d, verdict %s"
-                       % (lib, rc, doc and doc["verdict"]))
-            if rc != 0:
-                report.error("bp-audit on the newer librdkafka: exit %d, %s"
-                             % (rc, err or doc))
-    report.add("bp-audit exit codes: %s" % codes, audit_exit_codes=codes)
-    if codes.get("granted") != 0:
-        report.error("bp-audit with the audit role's ACLs: exit %s"
-                     % codes.get("granted"))
-    # the multi-bucket consumer
-    multi = s.Consumer(env, "consumer-multi-1", topic, "contiguous",
-                       "critical, bulk", group,
-                       extra=x(env.sec.props("multi", env.mech)))
-    want = set(i for i in ledger.delivered if BUCKETS[i % 3] != "normal")
-    got = {}
-
-    def multi_read():
-        for line in multi.tail.lines():
-            w = line.split()
-            got.setdefault(int(w[0]), w[3])
-        return want <= set(got)
-    s.wait_until("the consumer of \"critical, bulk\" (user multi) to read "
-                 "their %d records" % len(want), 60, multi_read, 0.5,
-                 missing=lambda: len(want - set(got)))
-    s.quiet_window(1.0, "a normal record, if the multi-bucket consumer read "
-                   "one, shows up")
-    multi_read()
-    other = sum(1 for kb in got.values() if kb == "normal")
-    report.add("consumer of \"critical, bulk\" (user multi): read %d of the "
-               "%d records of its buckets, %d of normal"
-               % (len(want & set(got)), len(want), other))
-    if other:
-        report.error("the multi-bucket consumer read %d normal records"
-                     % other)
-    # bp-audit finds its group by listing (no Describe on the cluster)
-    rc, doc, err = run_audit(env, "audit-multi", full, "--json")
-    listed = [g["name"] for g in doc["groups"]] if doc else []
-    report.add("bp-audit beside it: exit %d, groups %s" % (rc, listed))
-    if group + ".critical+bulk" not in listed:
-        report.error("bp-audit did not list the group of \"critical, bulk\": "
-                     "%s %s" % (listed, err))
-    multi.stop()
-    # wrong passwords in consumers
-    wrong = x(env.sec.props("critical", env.mech, password="wrong-" + RUN))
-    auth_fails(env, report, ledger, s.Consumer(
-        env, "wrong-c", topic, "contiguous", "critical", group + "-x",
-        extra=wrong), "C consumer (librdkafka %s)" % env.c_version)
-    wrong = x(env.sec.props("critical", env.wheel_mech,
-                            password="wrong-" + RUN))
-    auth_fails(env, report, ledger, s.WheelConsumer(
-        env, "wrong-wheel", topic, "contiguous", "critical", group + "-x",
-        extra=wrong), "wheel consumer (librdkafka %s)" % env.wheel_lib)
-    s.stop_all(cs)
-
-
-# ----------------------------------------------------------------- debug --
-
-def part_debug(env, report):
-    """debug=all everywhere, for the secret scan."""
-    topic, group = s.unique("debug"), group_of("debug")
-    env.admin("create", topic=topic, partitions=6)
-    dbg = ["debug=all"]
-    ledger = s.Ledger([], [])
-    cs = [s.Consumer(env, "consumer-critical-1", topic, "contiguous",
-                     "critical", group, extra=dbg + x(env.sec.props(
-                         "critical", env.mech))),
-          s.Consumer(env, "consumer-normal-1", topic, "contiguous", "normal",
-                     group, extra=dbg + x(env.sec.props("normal", env.mech))),
-          s.Consumer(env, "consumer-bulk-1", topic, "contiguous", "bulk",
-                     group, extra=dbg + x(env.sec.props(
-                         "bulk", env.mech, client_cert=True))),
-          s.Consumer(env, "consumer-bulk-2", topic, "contiguous", "bulk",
-                     group, extra=dbg + x(env.sec.props(
-                         "bulk", "OAUTHBEARER", client_cert=True))),
-          OAuthCbWheelConsumer(env, "consumer-bulk-3", topic, "contiguous",
-                               "bulk", group, extra=dbg)]
-    for c in cs:
-        ledger.add_consumer(c)
-    s.settle(env, ledger, cs, "contiguous", 6, report)
-    pr = s.Producer(env, "producer", topic, "contiguous", rate=100,
-                    extra=dbg + x(env.sec.props("producer", env.mech,
-                                                client_cert=True)))
-    ledger.producers.append(pr)
-    commits = s.GroupCommits(env, topic, group, "contiguous")
-    commits.wait(6, "every bucket group to commit on each of its 6 "
-                 "partitions")
-    t0 = int(env.admin("grow", topic=topic, partitions=12))
-    moved = [p for p in range(6) if env.owner("contiguous", 6, p) !=
-             env.owner("contiguous", 12, p)]
-    s.wait_until("the bulk consumers to read the moved partitions", 90,
-                 lambda: ledger.update() or all(
-                     ledger.first_read(p, "bulk", t0) for p in moved), 0.5)
-    s.drain_and_stop(ledger, [pr], cs, report)
-    props = audit_file(env, "audit-debug", "audit", env.mech, topic, group,
-                       client_cert=True)
-    for name, extra in (("audit-debug-text", ()), ("audit-debug-json",
-                                                   ("--json",))):
-        rc, _doc, _err = run_audit(env, name, props, "-X", "debug=all",
-                                   *extra)
-        report.add("bp-audit debug=all (%s): exit %d (the consumers have "
-                   "stopped: no_consumer)" % (name, rc))
-    wrong = audit_file(env, "audit-debug-wrong", "audit", env.mech, topic,
-                       group, password="wrong-" + RUN)
-    rc, _doc, _err = run_audit(env, "audit-debug-wrong", wrong, "-X",
-                               "debug=all")
-    report.add("bp-audit debug=all with a wrong password: exit %d" % rc)
-    report.add("debug=all: delivered %d, lost %d" % (len(ledger.delivered),
-                                                     len(ledger.pending)))
-    if ledger.pending:
-        report.error("%d records lost" % len(ledger.pending))
-
-
-# --------------------------------------------------------------- secrets --
-
-def part_secrets(env, report):
-    """No secret in anything the parts wrote: logs (librdkafka's and the
-    plugin's, debug=all included), error messages, bp-audit's text and
-    JSON. The properties files written for bp-audit hold passwords by
-    design and are left out."""
-    secrets = env.sec.secrets()
-    files = lines = 0
-    hits = []
-    # the scan's own check: a file holding one secret must be caught
-    planted = os.path.join(env.workdir, "planted-secret.txt")
-    with open(planted, "w") as f:
-        f.write("a line\nsasl.password=%s\n" % secrets[0][1])
-    for root, dirs, names in os.walk(env.base_workdir):
-        # a broker of our own: Kafka's files, not the clients' output
-        dirs[:] = [d for d in dirs if not d.startswith("cluster")]
-        for n in names:
-            if n.endswith(".properties") or n in ("report.txt",
-                                                  "figures.json"):
-                continue
-            files += 1
-            with open(os.path.join(root, n), errors="replace") as f:
-                for i, line in enumerate(f, 1):
-                    lines += 1
-                    for what, value in secrets:
-                        if value in line:
-                            hits.append("%s:%d: %s" % (os.path.join(root, n),
-                                                       i, what))
-    caught = [h for h in hits if h.startswith(planted + ":")]
-    hits = [h for h in hits if not h.startswith(planted + ":")]
-    report.add("secret scan: %d lines in %d files, %d secrets looked for, "
-               "%d found (and the planted one %s)"
-               % (lines, files, len(secrets), len(hits),
-                  "caught" if caught == ["%s:2: %s" % (planted, secrets[0][0])]
-                  else "MISSED"),
-               secret_scan_lines=lines, secret_scan_files=files,
-               secret_hits=len(hits))
-    if caught != ["%s:2: %s" % (planted, secrets[0][0])]:
-        report.error("the scan did not find the planted secret: %s" % caught)
-    if lines < 10000:
-        report.error("only %d lines scanned: debug=all wrote too little"
-                     % lines)
-    for h in hits[:10]:
-        report.error("secret printed: " + h)
-
-
 # ------------------------------------------------------------------ main --
 
 def start_own_broker(a):
@@ -888,15 +447,20 @@ def main():
         prepare_wheel(env, report)
         env.part("acls")
         make_acls(env, report)
+        import broker_secure_audit as au
+        import broker_secure_growth as gr
+        for m in (au, gr):
+            m.bind(sys.modules[__name__])
         parts = {
             "mechanisms": part_mechanisms,
-            "growth": lambda e, r: part_growth(e, r, SecConsumer, "growth"),
-            "wheel": lambda e, r: part_growth(e, r, SecWheelConsumer,
-                                              "wheel"),
-            "oauth_cb": part_oauth_cb,
-            "audit": part_audit,
-            "debug": part_debug,
-            "secrets": part_secrets}
+            "growth": lambda e, r: gr.part_growth(e, r, SecConsumer,
+                                                  "growth"),
+            "wheel": lambda e, r: gr.part_growth(e, r, SecWheelConsumer,
+                                                 "wheel"),
+            "oauth_cb": gr.part_oauth_cb,
+            "audit": au.part_audit,
+            "debug": au.part_debug,
+            "secrets": au.part_secrets}
         for name in a.parts.split(","):
             env.part({"oauth_cb": "oauthcb"}.get(name, name))
             env.oauth_bulk2 = name == "growth"
