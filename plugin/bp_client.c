@@ -1,6 +1,6 @@
 /*
- * bp_client.c - lifecycle, layout cache and logging of the plugin's
- * per-client state.
+ * bp_client.c - the plugin's per-client state: lifecycle, mode, layout
+ * cache, logging, and the properties it sets on the user's behalf.
  */
 #include "bp_client.h"
 
@@ -101,6 +101,31 @@ const bp_layout_t *bp_client_layout_slow(bp_client_t *c,
                 atomic_store_explicit(&c->current, l, memory_order_release);
         pthread_mutex_unlock(&c->layout_lock);
         return l;
+}
+
+rd_kafka_conf_res_t bp_conf_set_own(bp_client_t *c, rd_kafka_conf_t *conf,
+                                    const char *name, const char *value,
+                                    char *errstr, size_t errstr_size) {
+        rd_kafka_conf_res_t r;
+        c->in_conf_set++;
+        r = rd_kafka_conf_set(conf, name, value, errstr, errstr_size);
+        c->in_conf_set--;
+        return r;
+}
+
+void bp_client_decide_mode(bp_client_t *c) {
+        char why[400];
+
+        if (!bp_config_is_touched(&c->cfg)) {
+                c->mode = BP_MODE_PASSTHROUGH;
+        } else if (bp_config_check_complete(&c->cfg, why, sizeof(why))) {
+                c->mode = BP_MODE_BROKEN;
+                snprintf(c->broken_reason, sizeof(c->broken_reason),
+                         "bucket-priority is not configured completely: %s",
+                         why);
+        } else {
+                c->mode = BP_MODE_ACTIVE;
+        }
 }
 
 /* librdkafka prints a pointer property with "%p": "0x..." or "(nil)". */

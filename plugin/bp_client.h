@@ -169,6 +169,10 @@ typedef struct bp_client {
             __attribute__((aligned(64)));
 } bp_client_t;
 
+/** Decides the mode from the configuration, once the client is created:
+ *  passthrough, active, or broken (with broken_reason). */
+void bp_client_decide_mode(bp_client_t *c);
+
 /** A fresh client state with default configuration, or NULL (no memory). */
 bp_client_t *bp_client_new(void);
 
@@ -212,7 +216,8 @@ bp_layout_t *bp_client_compute_layout(bp_client_t *c,
 void *bp_conf_pointer(const rd_kafka_conf_t *conf, const char *name);
 
 /** Sets a librdkafka property on behalf of the user, without re-entering
- *  the plugin's own interceptor (defined in bp_plugin.c). */
+ *  the plugin's own conf_set interceptor (entry/bp_entry.c), which lets
+ *  every property through while this runs. */
 rd_kafka_conf_res_t bp_conf_set_own(bp_client_t *c, rd_kafka_conf_t *conf,
                                     const char *name, const char *value,
                                     char *errstr, size_t errstr_size);

@@ -1,9 +1,11 @@
 /*
- * bp_plugin.c - the plugin core: conf_init() and the interceptors that own
- * the bucket.priority.* properties and follow a configuration from
- * creation through copies to the client built from it, handing each step
- * to the producer side (partitioner/bp_producer.h) and the consumer side
- * (assignor/bp_consumer.h).
+ * bp_entry.c - the plugin's entry point, above both sides: conf_init()
+ * and the interceptors that own the bucket.priority.* properties and follow
+ * a configuration from creation through copies to the client built from
+ * it, handing each step to the producer side (partitioner/bp_producer.h)
+ * and the consumer side (assignor/bp_consumer.h, bp_consumer_conf.h). The
+ * state they share, and all that both sides call, is the core below them
+ * (plugin/).
  */
 #include <dlfcn.h>
 #include <stdio.h>
@@ -14,8 +16,8 @@
 #include "../assignor/bp_consumer.h"
 #include "../partitioner/bp_producer.h"
 #include "../shared/bp_properties.h"
-#include "bp_client.h"
-#include "bp_registry.h"
+#include "../plugin/bp_client.h"
+#include "../plugin/bp_registry.h"
 
 const char *bp_version(void) {
         return BP_VERSION_STR;
@@ -25,16 +27,6 @@ static rd_kafka_resp_err_t attach(rd_kafka_conf_t *conf, bp_client_t *c,
                                   char *errstr, size_t errstr_size);
 
 /* --- configuration time -------------------------------------------------- */
-
-rd_kafka_conf_res_t bp_conf_set_own(bp_client_t *c, rd_kafka_conf_t *conf,
-                                    const char *name, const char *value,
-                                    char *errstr, size_t errstr_size) {
-        rd_kafka_conf_res_t r;
-        c->in_conf_set++;
-        r = rd_kafka_conf_set(conf, name, value, errstr, errstr_size);
-        c->in_conf_set--;
-        return r;
-}
 
 static rd_kafka_conf_res_t on_conf_set(rd_kafka_conf_t *conf,
                                        const char *name,
@@ -121,21 +113,6 @@ static rd_kafka_resp_err_t on_destroy(rd_kafka_t *rk, void *ic_opaque) {
         return RD_KAFKA_RESP_ERR_NO_ERROR;
 }
 
-static void decide_mode(bp_client_t *c) {
-        char why[400];
-
-        if (!bp_config_is_touched(&c->cfg)) {
-                c->mode = BP_MODE_PASSTHROUGH;
-        } else if (bp_config_check_complete(&c->cfg, why, sizeof(why))) {
-                c->mode = BP_MODE_BROKEN;
-                snprintf(c->broken_reason, sizeof(c->broken_reason),
-                         "bucket-priority is not configured completely: %s",
-                         why);
-        } else {
-                c->mode = BP_MODE_ACTIVE;
-        }
-}
-
 static rd_kafka_resp_err_t on_new(rd_kafka_t *rk,
                                   const rd_kafka_conf_t *conf,
                                   void *ic_opaque,
@@ -163,7 +140,7 @@ static rd_kafka_resp_err_t on_new(rd_kafka_t *rk,
                               "not use the bucket partitioner");
         }
         c->rk = rk;
-        decide_mode(c);
+        bp_client_decide_mode(c);
         bp_key_matcher_init(&c->matcher, &c->cfg);
         bp_producer_on_new(c, rk, tconf);
         return bp_consumer_on_new(c, rk, conf, errstr, errstr_size);
