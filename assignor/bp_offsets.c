@@ -17,8 +17,9 @@
 
 #include "bp_change.h"
 #include "bp_connection.h"
-#include "bp_consumer.h"
-#include "bp_scheduler.h"
+#include "bp_consumer_side.h"
+#include "bp_offsets.h"
+#include "bp_tracking.h"
 
 /* Committed offsets of this consumer's group for every partition of the
  * topic, or NULL when they cannot be read. */
@@ -147,20 +148,21 @@ static void sibling_offsets(bp_client_t *c, const rd_kafka_conf_t *base,
 static void siblings(bp_client_t *c, rd_kafka_t *rk,
                      const rd_kafka_topic_partition_list_t *missing,
                      int64_t *best, int *from, int32_t partition_cnt) {
-        char group[sizeof(c->base_group_id) + BP_MAX_NAME_LEN + 2];
+        char group[sizeof(c->consumer->base_group_id) + BP_MAX_NAME_LEN + 2];
         rd_kafka_conf_t *base;
         int b;
 
         /* Sibling groups exist by name only with one group per bucket and a
          * consumer serving a single bucket. */
-        if (!c->cfg.group_per_bucket || !c->base_group_id[0] ||
+        if (!c->cfg.group_per_bucket || !c->consumer->base_group_id[0] ||
             c->cfg.consumer_bucket_cnt != 1)
                 return;
         base = reader_conf(c, rk);
         for (b = 0; b < c->cfg.bucket_cnt; b++) {
                 if (b == c->cfg.consumer_buckets[0])
                         continue;
-                snprintf(group, sizeof(group), "%s.%s", c->base_group_id,
+                snprintf(group, sizeof(group), "%s.%s",
+                         c->consumer->base_group_id,
                          c->cfg.buckets[b].name);
                 sibling_offsets(c, base, group, b, from, missing, best,
                                 partition_cnt);
@@ -170,7 +172,8 @@ static void siblings(bp_client_t *c, rd_kafka_t *rk,
                 const bp_bucket_def_t *n = &c->cfg.next.buckets[b];
                 if (bp_config_find_bucket(&c->cfg, n->name, n->name_len) >= 0)
                         continue;
-                snprintf(group, sizeof(group), "%s.%s", c->base_group_id,
+                snprintf(group, sizeof(group), "%s.%s",
+                         c->consumer->base_group_id,
                          n->name);
                 sibling_offsets(c, base, group, -1, from, missing, best,
                                 partition_cnt);
@@ -192,7 +195,7 @@ static void check_drained(bp_client_t *c, rd_kafka_t *rk, int32_t p,
         /* A bucket that a layout change removes still writes to the
          * partitions its records go to afterwards: this consumer is their
          * new home, and goes on where that group stopped. */
-        if (home >= 0 && (c->consumer_mask & (1ull << home)))
+        if (home >= 0 && (c->consumer->consumer_mask & (1ull << home)))
                 return;
         if (rd_kafka_query_watermark_offsets(rk, c->cfg.topic, p, &lo, &hi,
                                              BP_REBALANCE_TIMEOUT_MS) ||
@@ -215,7 +218,7 @@ static void check_drained(bp_client_t *c, rd_kafka_t *rk, int32_t p,
 /* 1 if partition p is one of this consumer's buckets' in layout l. */
 static int serves(const bp_client_t *c, const bp_layout_t *l, int32_t p) {
         return l && p < l->partition_cnt && l->bucket_of[p] < l->bucket_cnt &&
-               (c->consumer_mask & (1ull << l->bucket_of[p]));
+               (c->consumer->consumer_mask & (1ull << l->bucket_of[p]));
 }
 
 /* Members of one group that map with different layouts leave some
@@ -288,7 +291,7 @@ void bp_offsets_decide(bp_client_t *c,
 
         if (!(all = own_committed(c, rk, partition_cnt)))
                 return;
-        bp_scheduler_note_committed(c, all);
+        bp_tracking_committed(c, all);
         for (i = 0; i < all->cnt; i++)
                 committed_before |= all->elems[i].offset >= 0;
         check_members(c, rk, all, partition_cnt);

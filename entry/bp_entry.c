@@ -14,10 +14,13 @@
 
 #include "../include/bucket_priority.h"
 #include "../assignor/bp_consumer.h"
+#include "../assignor/bp_consumer_conf.h"
+#include "../assignor/bp_consumer_side.h"
 #include "../partitioner/bp_producer.h"
-#include "../shared/bp_properties.h"
+#include "../partitioner/bp_producer_side.h"
 #include "../plugin/bp_client.h"
 #include "../plugin/bp_registry.h"
+#include "../shared/bp_properties.h"
 
 const char *bp_version(void) {
         return BP_VERSION_STR;
@@ -25,6 +28,39 @@ const char *bp_version(void) {
 
 static rd_kafka_resp_err_t attach(rd_kafka_conf_t *conf, bp_client_t *c,
                                   char *errstr, size_t errstr_size);
+
+/* --- the state, with both sides' parts ------------------------------------ */
+
+static void client_destroy(bp_client_t *c) {
+        bp_producer_side_t *producer;
+        bp_consumer_side_t *consumer;
+
+        if (!c)
+                return;
+        producer = c->producer;
+        consumer = c->consumer;
+        bp_client_destroy(c); /* forgets its handles first */
+        bp_producer_side_destroy(producer);
+        bp_consumer_side_destroy(consumer);
+}
+
+/* A fresh state, or a copy of \p src's configuration-time state; NULL when
+ * out of memory. */
+static bp_client_t *client_new(const bp_client_t *src) {
+        bp_client_t *c = src ? bp_client_dup(src) : bp_client_new();
+
+        if (!c)
+                return NULL;
+        c->producer = src ? bp_producer_side_dup(src->producer)
+                          : bp_producer_side_new();
+        c->consumer = src ? bp_consumer_side_dup(src->consumer)
+                          : bp_consumer_side_new();
+        if (!c->producer || !c->consumer) {
+                client_destroy(c);
+                return NULL;
+        }
+        return c;
+}
 
 /* --- configuration time -------------------------------------------------- */
 
@@ -67,7 +103,7 @@ static rd_kafka_resp_err_t on_conf_dup(rd_kafka_conf_t *new_conf,
                                        size_t filter_cnt,
                                        const char **filter,
                                        void *ic_opaque) {
-        bp_client_t *c = bp_client_dup(ic_opaque);
+        bp_client_t *c = client_new(ic_opaque);
         char errstr[256];
         size_t i;
 
@@ -83,7 +119,7 @@ static rd_kafka_resp_err_t on_conf_dup(rd_kafka_conf_t *new_conf,
 }
 
 static rd_kafka_resp_err_t on_conf_destroy(void *ic_opaque) {
-        bp_client_destroy(ic_opaque);
+        client_destroy(ic_opaque);
         return RD_KAFKA_RESP_ERR_NO_ERROR;
 }
 
@@ -157,7 +193,7 @@ static rd_kafka_resp_err_t attach(rd_kafka_conf_t *conf, bp_client_t *c,
         err = rd_kafka_conf_interceptor_add_on_conf_destroy(
             conf, BP_NAME, on_conf_destroy, c);
         if (err)
-                bp_client_destroy(c);
+                client_destroy(c);
         else if (!(err = rd_kafka_conf_interceptor_add_on_conf_set(
                        conf, BP_NAME, on_conf_set, c)) &&
                  !(err = rd_kafka_conf_interceptor_add_on_conf_dup(
@@ -175,7 +211,7 @@ static rd_kafka_resp_err_t attach(rd_kafka_conf_t *conf, bp_client_t *c,
 /* Loads the plugin's state into \p conf; the function table is bound. */
 static rd_kafka_resp_err_t load(rd_kafka_conf_t *conf, char *errstr,
                                 size_t errstr_size) {
-        bp_client_t *c = bp_client_new();
+        bp_client_t *c = client_new(NULL);
         rd_kafka_resp_err_t err;
 
         if (!c) {

@@ -18,8 +18,7 @@ bp_client_t *bp_client_new(void) {
         memset(c, 0, sizeof(*c));
         bp_config_init(&c->cfg);
         memset(c->change_home, 0xff, sizeof(c->change_home));
-        c->sticky_user_value = -1;
-        c->log               = rd_kafka_log_print;
+        c->log = rd_kafka_log_print;
         pthread_mutex_init(&c->layout_lock, NULL);
         return c;
 }
@@ -28,17 +27,8 @@ bp_client_t *bp_client_dup(const bp_client_t *src) {
         bp_client_t *c = bp_client_new();
         if (!c)
                 return NULL;
-        c->cfg               = src->cfg;
-        c->topic_len         = src->topic_len;
-        c->sticky_user_value = src->sticky_user_value;
-        c->producer_setup_done = src->producer_setup_done;
-        memcpy(c->base_group_id, src->base_group_id, sizeof(c->base_group_id));
-        memcpy(c->user_strategy, src->user_strategy, sizeof(c->user_strategy));
-        c->group_protocol_consumer = src->group_protocol_consumer;
-        c->refresh_user_set        = src->refresh_user_set;
-        c->sched_user_set          = src->sched_user_set;
-        c->sched_set               = src->sched_set;
-        c->consumer_mask           = src->consumer_mask;
+        c->cfg       = src->cfg;
+        c->topic_len = src->topic_len;
         return c;
 }
 

@@ -1,5 +1,6 @@
 /*
- * bp_layout_contiguous.h - bucket sizes of the contiguous layout, as the reference computes them.
+ * bp_layout_contiguous.h - bucket sizes of the contiguous layout, as the
+ * reference computes them.
  */
 #ifndef BP_LAYOUT_CONTIGUOUS_H
 #define BP_LAYOUT_CONTIGUOUS_H

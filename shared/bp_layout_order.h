@@ -1,5 +1,6 @@
 /*
- * bp_layout_order.h - the priority order of the buckets, which both layouts share.
+ * bp_layout_order.h - the priority order of the buckets, which both
+ * layouts share.
  */
 #ifndef BP_LAYOUT_ORDER_H
 #define BP_LAYOUT_ORDER_H
