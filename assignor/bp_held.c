@@ -25,18 +25,6 @@ static bp_start_kind_t reset_kind(const rd_kafka_conf_t *conf) {
         return BP_START_UNKNOWN; /* "error" */
 }
 
-int64_t bp_held_fetch_wait_ms(const rd_kafka_conf_t *conf) {
-        char v[32];
-        size_t size = sizeof(v);
-        long long n;
-
-        if (rd_kafka_conf_get(conf, "fetch.wait.max.ms", v, &size) !=
-            RD_KAFKA_CONF_OK)
-                return 500;
-        n = strtoll(v, NULL, 10);
-        return n > 0 ? n : 500;
-}
-
 void bp_held_init(bp_held_t *h, rd_kafka_t *rk, const char *topic,
                   const rd_kafka_conf_t *conf, int64_t settle_ms) {
         memset(h, 0, sizeof(*h));

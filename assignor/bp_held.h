@@ -85,8 +85,4 @@ void bp_held_assign(bp_held_t *h,
 void bp_held_measure(const bp_held_t *h, bp_held_part_t *p, int k,
                      int64_t now_ms);
 
-/** Fetches wait at most fetch.wait.max.ms of \p conf (librdkafka's
- *  default, 500, when unset). */
-int64_t bp_held_fetch_wait_ms(const rd_kafka_conf_t *conf);
-
 #endif /* BP_HELD_H */

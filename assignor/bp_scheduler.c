@@ -113,18 +113,6 @@ int bp_scheduler_end(bp_scheduler_t *s) {
         return 0;
 }
 
-static int64_t conf_int(const rd_kafka_conf_t *conf, const char *name,
-                        int64_t dflt) {
-        char v[32];
-        size_t size = sizeof(v);
-        long long n;
-
-        if (rd_kafka_conf_get(conf, name, v, &size) != RD_KAFKA_CONF_OK)
-                return dflt;
-        n = strtoll(v, NULL, 10);
-        return n > 0 ? n : dflt;
-}
-
 static int conf_has(const rd_kafka_conf_t *conf, const char *name) {
         char v[32];
         size_t size = sizeof(v);
@@ -157,11 +145,12 @@ bp_scheduler_t *bp_scheduler_start(bp_client_t *c,
         s->threshold = c->cfg.lag_threshold;
         for (b = 0; b < BP_MAX_BUCKETS; b++)
                 s->b[b].lead.lead = -1;
-        s->queue_min_msgs  = conf_int(conf, "queued.min.messages", 100000);
+        s->queue_min_msgs  = bp_conf_int(conf, "queued.min.messages", 100000);
         s->queue_max_bytes =
-            conf_int(conf, "queued.max.messages.kbytes", 65536) * 1024;
+            bp_conf_int(conf, "queued.max.messages.kbytes", 65536) * 1024;
         s->wake_fetcher = !conf_has(conf, "fetch.queue.backoff.ms");
-        s->grace_ms     = 2 * bp_held_fetch_wait_ms(conf) + 1000;
+        s->grace_ms =
+            2 * bp_conf_int(conf, "fetch.wait.max.ms", 500) + 1000;
         pthread_mutex_init(&s->ctl_lock, NULL);
         pthread_condattr_init(&ca); /* timed waits on CLOCK_MONOTONIC */
         pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);

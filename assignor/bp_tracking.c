@@ -80,7 +80,8 @@ void bp_tracking_on_new(bp_client_t *c,
                 return;
         }
         bp_held_init(&k->held, rk, c->cfg.topic, conf,
-                     bp_held_fetch_wait_ms(conf) + 2 * BP_SCHED_TICK_MS);
+                     bp_conf_int(conf, "fetch.wait.max.ms", 500) +
+                         2 * BP_SCHED_TICK_MS);
         k->tracking = 1;
         if (k->deliveries.n >= 2)
                 k->sched = bp_scheduler_start(c, rk, conf, &k->held,

@@ -132,6 +132,18 @@ void *bp_conf_pointer(const rd_kafka_conf_t *conf, const char *name) {
                    : NULL;
 }
 
+int64_t bp_conf_int(const rd_kafka_conf_t *conf, const char *name,
+                    int64_t dflt) {
+        char v[32];
+        size_t size = sizeof(v);
+        long long n;
+
+        if (rd_kafka_conf_get(conf, name, v, &size) != RD_KAFKA_CONF_OK)
+                return dflt;
+        n = strtoll(v, NULL, 10);
+        return n > 0 ? n : dflt;
+}
+
 void *bp_topic_conf_pointer(const rd_kafka_topic_conf_t *tconf,
                             const char *name) {
         char buf[64];

@@ -191,6 +191,11 @@ rd_kafka_conf_res_t bp_conf_set_own(bp_client_t *c, rd_kafka_conf_t *conf,
                                     const char *name, const char *value,
                                     char *errstr, size_t errstr_size);
 
+/** The positive integer value of property \p name of \p conf, or \p dflt
+ *  when it is unset, not a number or not above 0. */
+int64_t bp_conf_int(const rd_kafka_conf_t *conf, const char *name,
+                    int64_t dflt);
+
 /** The same for a topic configuration (partitioner_cb). */
 void *bp_topic_conf_pointer(const rd_kafka_topic_conf_t *tconf,
                             const char *name);
