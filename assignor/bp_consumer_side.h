@@ -50,6 +50,13 @@ typedef struct bp_consumer_side {
          *  asked to join its group; the safety net then pauses whatever it
          *  is assigned (bp_consumer.c). */
         _Atomic int unmapped_joined;
+        /** Its group's commits at the last rebalance, and the layout it
+         *  read with then (bp_offsets.c). */
+        struct {
+                int64_t *commits;
+                int32_t cnt;
+                const bp_layout_t *layout;
+        } change_seen;
 
         /* An active bucket consumer, from on_new() to on_destroy()
          * (bp_tracking.c): */

@@ -233,16 +233,16 @@ static void check_members(bp_client_t *c, rd_kafka_t *rk,
                           int32_t partition_cnt) {
         const bp_layout_t *l =
             atomic_load_explicit(&c->current, memory_order_acquire);
-        int64_t *prev = c->change_seen.commits;
+        int64_t *prev = c->consumer->change_seen.commits;
         char fp[9], group[256] = "";
         size_t size = sizeof(group);
         int32_t p;
 
-        if (prev && c->change_seen.cnt == partition_cnt)
+        if (prev && c->consumer->change_seen.cnt == partition_cnt)
                 for (p = 0; p < partition_cnt; p++) {
                         int64_t now = all->elems[p].offset;
                         if (now <= prev[p] || prev[p] < 0 || serves(c, l, p) ||
-                            serves(c, c->change_seen.layout, p))
+                            serves(c, c->consumer->change_seen.layout, p))
                                 continue;
                         bp_layout_fingerprint(l, &c->cfg, fp);
                         rd_kafka_conf_get(rd_kafka_conf(rk), "group.id",
@@ -264,15 +264,15 @@ static void check_members(bp_client_t *c, rd_kafka_t *rk,
                             fp);
                         break;
                 }
-        if (!prev || c->change_seen.cnt != partition_cnt) {
+        if (!prev || c->consumer->change_seen.cnt != partition_cnt) {
                 free(prev);
                 prev = calloc((size_t)partition_cnt, sizeof(*prev));
-                c->change_seen.commits = prev;
-                c->change_seen.cnt     = prev ? partition_cnt : 0;
+                c->consumer->change_seen.commits = prev;
+                c->consumer->change_seen.cnt     = prev ? partition_cnt : 0;
         }
         for (p = 0; prev && p < partition_cnt; p++)
                 prev[p] = all->elems[p].offset;
-        c->change_seen.layout = l;
+        c->consumer->change_seen.layout = l;
 }
 
 /* Where each assigned partition starts: the highest commit of this group

@@ -44,7 +44,6 @@ void bp_client_destroy(bp_client_t *c) {
                 free(n);
         }
         pthread_mutex_destroy(&c->layout_lock);
-        free(c->change_seen.commits);
         free(c);
 }
 

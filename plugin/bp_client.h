@@ -112,13 +112,6 @@ typedef struct bp_client {
         /** During a layout change: for each bucket the change removes, the
          *  bucket that reads its records after it (else -1). */
         int change_home[BP_MAX_BUCKETS];
-        /** Consumer: its group's commits at the last rebalance, and the
-         *  layout it read with then (assignor/bp_offsets.c). */
-        struct {
-                int64_t *commits;
-                int32_t cnt;
-                const bp_layout_t *layout;
-        } change_seen;
 
         /* Layouts: current one read lock-free, the rest kept for reuse. */
         _Atomic(bp_layout_t *) current;
