@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "../include/bucket_priority.h"
+#include "../plugin/bp_client_layout.h"
 #include "../shared/bp_change.h"
 #include "../shared/bp_escape.h"
 #include "../shared/bp_key.h"

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../include/bucket_priority.h"
+#include "../plugin/bp_client_layout.h"
 #include "../plugin/bp_registry.h"
 #include "../shared/bp_mapping.h"
 #include "bp_consumer_side.h"

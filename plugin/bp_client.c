@@ -1,6 +1,7 @@
 /*
- * bp_client.c - the plugin's per-client state: lifecycle, mode, layout
- * cache, logging, and the properties it sets on the user's behalf.
+ * bp_client.c - the plugin's per-client state: lifecycle, mode, logging,
+ * and the properties it reads and sets on the user's behalf. (Its layouts:
+ * bp_client_layout.c.)
  */
 #include "bp_client.h"
 
@@ -45,51 +46,6 @@ void bp_client_destroy(bp_client_t *c) {
         }
         pthread_mutex_destroy(&c->layout_lock);
         free(c);
-}
-
-const bp_layout_t *bp_client_layout_slow(bp_client_t *c,
-                                         int32_t partition_cnt) {
-        bp_layout_node_t *n;
-        bp_layout_t *l = NULL;
-        char err[512];
-
-        if (atomic_load_explicit(&c->failed_cnt, memory_order_acquire) ==
-            partition_cnt)
-                return NULL;
-
-        pthread_mutex_lock(&c->layout_lock);
-        for (n = c->layouts; n; n = n->next)
-                if (n->layout->partition_cnt == partition_cnt) {
-                        l = n->layout;
-                        break;
-                }
-        if (!l) {
-                l = bp_client_compute_layout(c, partition_cnt, err,
-                                             sizeof(err));
-                n = l ? malloc(sizeof(*n)) : NULL;
-                if (n) {
-                        n->layout  = l;
-                        n->next    = c->layouts;
-                        c->layouts = n;
-                } else {
-                        if (l) {
-                                bp_layout_destroy(l);
-                                l = NULL;
-                                snprintf(err, sizeof(err), "out of memory");
-                        }
-                        atomic_store_explicit(&c->failed_cnt, partition_cnt,
-                                              memory_order_release);
-                        bp_client_log_once(
-                            c, BP_ONCE_NO_LAYOUT, 3,
-                            "records to topic \"%s\" fail: %s (logged once; "
-                            "failures are counted in bp_stats())",
-                            c->cfg.topic, err);
-                }
-        }
-        if (l)
-                atomic_store_explicit(&c->current, l, memory_order_release);
-        pthread_mutex_unlock(&c->layout_lock);
-        return l;
 }
 
 rd_kafka_conf_res_t bp_conf_set_own(bp_client_t *c, rd_kafka_conf_t *conf,

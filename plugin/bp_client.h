@@ -144,35 +144,6 @@ bp_client_t *bp_client_dup(const bp_client_t *src);
  *  parts: the caller frees them after this). */
 void bp_client_destroy(bp_client_t *c);
 
-/**
- * The layout for \p partition_cnt: lock-free when it is the current one,
- * else computed once under a lock and kept. NULL if it cannot be computed
- * (the reason is logged once).
- */
-const bp_layout_t *bp_client_layout_slow(bp_client_t *c,
-                                         int32_t partition_cnt);
-
-static inline const bp_layout_t *bp_client_layout(bp_client_t *c,
-                                                  int32_t partition_cnt) {
-        const bp_layout_t *l =
-            atomic_load_explicit(&c->current, memory_order_acquire);
-        if (__builtin_expect(l && l->partition_cnt == partition_cnt, 1))
-                return l;
-        return bp_client_layout_slow(c, partition_cnt);
-}
-
-/**
- * The layout client \p c uses at \p partition_cnt: its configuration's, or
- * during a layout change the one its step gives it (producers: where each
- * bucket writes; consumers: what each bucket reads), logged with its
- * fingerprint. NULL with \p errstr when none can be computed
- * (plugin/bp_client_change.c).
- */
-bp_layout_t *bp_client_compute_layout(bp_client_t *c,
-                                      int32_t partition_cnt,
-                                      char *errstr,
-                                      size_t errstr_size);
-
 /** A callback address that librdkafka prints with "%p" for property \p name
  *  of \p conf (rebalance_cb, log_cb, ...), or NULL when unset. */
 void *bp_conf_pointer(const rd_kafka_conf_t *conf, const char *name);
