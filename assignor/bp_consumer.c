@@ -12,12 +12,19 @@
 #include <time.h>
 
 #include "../include/bucket_priority.h"
+#include "../plugin/bp_client_layout.h"
 #include "../shared/bp_change.h"
 #include "../shared/bp_escape.h"
 #include "../shared/bp_key.h"
 #include "../shared/bp_properties.h"
 #include "bp_consumer.h"
-#include "bp_scheduler.h"
+#include "bp_consumer_side.h"
+#include "bp_rebalance.h"
+#include "bp_tracking.h"
+
+static rd_kafka_resp_err_t safety_on_consume(rd_kafka_t *rk,
+                                             rd_kafka_message_t *m,
+                                             void *ic_opaque);
 
 /* Whether the application asked for rebalances as events
  * (rd_kafka_conf_set_events(), as confluent-kafka-go does): librdkafka then
@@ -78,7 +85,7 @@ static rd_kafka_resp_err_t note_unmapped_join(rd_kafka_t *rk,
         (void)api_version, (void)corr_id, (void)size;
 
         if (api_key == BP_API_KEY_JOIN_GROUP)
-                atomic_store(&c->unmapped_joined, 1);
+                atomic_store(&c->consumer->unmapped_joined, 1);
         return RD_KAFKA_RESP_ERR_NO_ERROR;
 }
 
@@ -102,7 +109,7 @@ rd_kafka_resp_err_t bp_consumer_on_new(bp_client_t *c,
                     rk, BP_NAME, note_unmapped_join, c);
         }
         rd_kafka_interceptor_add_on_consume(rk, BP_NAME,
-                                            bp_safety_on_consume, c);
+                                            safety_on_consume, c);
         cb = bp_conf_pointer(conf, "rebalance_cb");
         if (cb && cb != (void *)bp_rebalance_cb &&
             cb != (void *)bp_rebalance_chain) {
@@ -110,7 +117,7 @@ rd_kafka_resp_err_t bp_consumer_on_new(bp_client_t *c,
                  * kcat -G, C++ RebalanceCb, ...): put the mapping in front
                  * of it. on_new() gets the client's live copy of the
                  * configuration, before any librdkafka thread runs. */
-                c->app_rebalance_cb = (bp_rebalance_fn_t *)cb;
+                c->consumer->app_rebalance_cb = (bp_rebalance_fn_t *)cb;
                 rd_kafka_conf_set_rebalance_cb((rd_kafka_conf_t *)conf,
                                                bp_rebalance_chain);
         }
@@ -128,7 +135,7 @@ rd_kafka_resp_err_t bp_consumer_on_new(bp_client_t *c,
                 bp_client_log(c, 3, "%s; this consumer reads no partition of "
                                     "the bucket topic",
                               c->broken_reason);
-        bp_scheduler_on_new(c, rk, conf);
+        bp_tracking_on_new(c, rk, conf);
         return RD_KAFKA_RESP_ERR_NO_ERROR;
 }
 
@@ -150,10 +157,10 @@ static const bp_layout_t *judging_layout(bp_client_t *c, rd_kafka_t *rk) {
         if (l)
                 return l;
         now  = now_ms();
-        last = atomic_load(&c->safety_layout_tried_ms);
+        last = atomic_load(&c->consumer->safety_layout_tried_ms);
         if ((last && now - last < 10000) ||
-            !atomic_compare_exchange_strong(&c->safety_layout_tried_ms, &last,
-                                            now))
+            !atomic_compare_exchange_strong(
+                &c->consumer->safety_layout_tried_ms, &last, now))
                 return NULL;
         cnt = bp_topic_partition_count(rk, c->cfg.topic, 5000);
         return cnt > 0 ? bp_client_layout(c, cnt) : NULL;
@@ -196,7 +203,8 @@ static void check_key(bp_client_t *c, const bp_layout_t *l,
                 k = c->cfg.fallback_kind == BP_FALLBACK_BUCKET
                         ? c->cfg.fallback_bucket
                         : -1;
-        if (k < 0 || k == b || (c->consumer_mask & (1ull << k)) ||
+        if (k < 0 || k == b ||
+            (c->consumer->consumer_mask & (1ull << k)) ||
             c->change_home[k] == b)
                 return;
         bp_layout_fingerprint(l, &c->cfg, fp);
@@ -219,9 +227,10 @@ static void check_key(bp_client_t *c, const bp_layout_t *l,
             shown, c->cfg.buckets[k].name, fp, step);
 }
 
-rd_kafka_resp_err_t bp_safety_on_consume(rd_kafka_t *rk,
-                                         rd_kafka_message_t *m,
-                                         void *ic_opaque) {
+/* The consumer's safety net: checks every consumed record's partition. */
+static rd_kafka_resp_err_t safety_on_consume(rd_kafka_t *rk,
+                                             rd_kafka_message_t *m,
+                                             void *ic_opaque) {
         bp_client_t *c = ic_opaque;
         const bp_layout_t *l;
         int b;
@@ -229,7 +238,7 @@ rd_kafka_resp_err_t bp_safety_on_consume(rd_kafka_t *rk,
         if (m->err || !m->rkt || c->mode != BP_MODE_ACTIVE ||
             strcmp(rd_kafka_topic_name(m->rkt), c->cfg.topic))
                 return RD_KAFKA_RESP_ERR_NO_ERROR;
-        if (atomic_load(&c->unmapped_joined)) {
+        if (atomic_load(&c->consumer->unmapped_joined)) {
                 pause_unmapped(c, rk);
                 return RD_KAFKA_RESP_ERR_NO_ERROR;
         }
@@ -237,7 +246,8 @@ rd_kafka_resp_err_t bp_safety_on_consume(rd_kafka_t *rk,
         if (!l || m->partition < 0 || m->partition >= l->partition_cnt)
                 return RD_KAFKA_RESP_ERR_NO_ERROR; /* count not known yet */
         b = l->bucket_of[m->partition];
-        if (b < l->bucket_cnt && (c->consumer_mask & (1ull << b))) {
+        if (b < l->bucket_cnt &&
+            (c->consumer->consumer_mask & (1ull << b))) {
                 check_key(c, l, m, b);
                 return RD_KAFKA_RESP_ERR_NO_ERROR;
         }

@@ -7,7 +7,9 @@
  *   - partition.assignment.strategy must be roundrobin (set here);
  *   - the classic group protocol (group.protocol=consumer is refused);
  *   - topic.metadata.refresh.interval.ms shortened so growth is seen soon;
- *   - the plugin's rebalance callback, unless the application has one.
+ *   - the plugin's rebalance callback, unless the application has one;
+ *   - a consumer of several buckets (scheduled, see bp_scheduler.h):
+ *     fetch.wait.max.ms and fetch.queue.backoff.ms shortened.
  */
 #include <stdio.h>
 #include <string.h>
@@ -16,9 +18,83 @@
 #include "../shared/bp_escape.h"
 #include "../shared/bp_list.h"
 #include "../shared/bp_properties.h"
-#include "bp_consumer.h"
-#include "bp_scheduler.h"
+#include "bp_consumer_conf.h"
+#include "bp_consumer_side.h"
 
+/* librdkafka's default (the same from 2.0.2 to 2.15.1): a value read before
+ * the plugin loaded that equals it is taken as unset. */
+#define BP_RDK_DEFAULT_ASSIGNOR "range,roundrobin"
+
+/** fetch.queue.backoff.ms (librdkafka >= 2.2) of a consumer of several
+ *  buckets, unless the user sets it: how soon librdkafka fetches again
+ *  once its queue was full (its default, 1000 ms, would hold a higher
+ *  bucket's records that long behind a lower bucket's backlog). */
+#define BP_LIST_QUEUE_BACKOFF_MS_TEXT "10"
+
+/** fetch.wait.max.ms of a consumer of several buckets, unless the user
+ *  sets it: a resumed bucket's records come with the next fetch, which
+ *  waits for the fetch the broker holds meanwhile (up to this long) for
+ *  the other buckets; librdkafka's default, 500 ms, would hold every
+ *  switch between buckets that long. */
+#define BP_LIST_FETCH_WAIT_MS_TEXT "100"
+
+/* The librdkafka properties a consumer of several buckets gets, unless
+ * the user set them (bit i of sched_user_set, sched_set: tuned[i]). */
+static const struct {
+        const char *name, *list_value, *librdkafka_default;
+} tuned[] = {
+    {"fetch.queue.backoff.ms", BP_LIST_QUEUE_BACKOFF_MS_TEXT, "1000"},
+    {"fetch.wait.max.ms", BP_LIST_FETCH_WAIT_MS_TEXT, "500"},
+};
+#define TUNED_CNT ((int)(sizeof(tuned) / sizeof(tuned[0])))
+
+/* Properties set before the plugin loaded: a value other than librdkafka's
+ * default is the user's. */
+static void tuned_conf_init(bp_client_t *c, const rd_kafka_conf_t *conf) {
+        int i;
+        for (i = 0; i < TUNED_CNT; i++) {
+                char v[32];
+                size_t size = sizeof(v);
+                if (rd_kafka_conf_get(conf, tuned[i].name, v, &size) ==
+                        RD_KAFKA_CONF_OK &&
+                    strcmp(v, tuned[i].librdkafka_default))
+                        c->consumer->sched_user_set |= 1u << i;
+        }
+}
+
+/* Every property set: notes the user's own values of the tuned ones. */
+static void tuned_seen(bp_client_t *c, const char *name) {
+        int i;
+        for (i = 0; i < TUNED_CNT; i++)
+                if (!strcmp(name, tuned[i].name))
+                        c->consumer->sched_user_set |= 1u << i;
+}
+
+/* After bucket.priority.bucket changed: a consumer of several buckets gets
+ * BP_LIST_FETCH_WAIT_MS_TEXT and, where librdkafka has the property (2.2
+ * and later), BP_LIST_QUEUE_BACKOFF_MS_TEXT, each unless the user set it;
+ * librdkafka's defaults come back when the list shrinks to one bucket. */
+static void tuned_apply(bp_client_t *c, rd_kafka_conf_t *conf) {
+        bp_consumer_side_t *k = c->consumer;
+        int list              = c->cfg.consumer_bucket_cnt > 1, i;
+        char errstr[256];
+
+        for (i = 0; i < TUNED_CNT; i++) {
+                unsigned bit = 1u << i;
+                if ((k->sched_user_set & bit) ||
+                    list == !!(k->sched_set & bit))
+                        continue;
+                /* RD_KAFKA_CONF_UNKNOWN where librdkafka lacks it (the
+                 * backoff before 2.2): nothing to do. */
+                if (bp_conf_set_own(c, conf, tuned[i].name,
+                                    list ? tuned[i].list_value
+                                         : tuned[i].librdkafka_default,
+                                    errstr,
+                                    sizeof(errstr)) == RD_KAFKA_CONF_OK)
+                        k->sched_set = list ? k->sched_set | bit
+                                            : k->sched_set & ~bit;
+        }
+}
 
 static int conf_text(const rd_kafka_conf_t *conf, const char *name,
                      char *buf, size_t size) {
@@ -33,22 +109,23 @@ void bp_consumer_on_conf_init(bp_client_t *c, rd_kafka_conf_t *conf) {
 
         /* Properties set before the plugin loaded. */
         if (conf_text(conf, "group.id", val, sizeof(val)))
-                snprintf(c->base_group_id, sizeof(c->base_group_id), "%s",
-                         val);
+                snprintf(c->consumer->base_group_id,
+                         sizeof(c->consumer->base_group_id), "%s", val);
         if (conf_text(conf, "partition.assignment.strategy", val,
                       sizeof(val)) &&
             strcmp(val, BP_RDK_DEFAULT_ASSIGNOR))
-                snprintf(c->user_strategy, sizeof(c->user_strategy), "%.*s",
-                         (int)sizeof(c->user_strategy) - 1, val);
+                snprintf(c->consumer->user_strategy,
+                         sizeof(c->consumer->user_strategy), "%.*s",
+                         (int)sizeof(c->consumer->user_strategy) - 1, val);
         if (conf_text(conf, "topic.metadata.refresh.interval.ms", val,
                       sizeof(val)) &&
             strcmp(val, "300000"))
-                c->refresh_user_set = 1;
+                c->consumer->refresh_user_set = 1;
         /* librdkafka >= 2.4: group.protocol=consumer set before us. */
         if (conf_text(conf, "group.protocol", val, sizeof(val)) &&
             !strcmp(val, "consumer"))
-                c->group_protocol_consumer = 1;
-        bp_scheduler_conf_init(c, conf);
+                c->consumer->group_protocol_consumer = 1;
+        tuned_conf_init(c, conf);
 }
 
 /* The group id this consumer should use: base, or base.bucket[+bucket]. */
@@ -57,7 +134,7 @@ static void effective_group(const bp_client_t *c, char *out, size_t size) {
         size_t len, at;
         int n = 0;
 
-        at = (size_t)snprintf(out, size, "%s", c->base_group_id);
+        at = (size_t)snprintf(out, size, "%s", c->consumer->base_group_id);
         if (!c->cfg.group_per_bucket || c->cfg.consumer_bucket_cnt == 0)
                 return;
         while (at < size && bp_list_next(&cur, &item, &len))
@@ -70,9 +147,9 @@ static void effective_group(const bp_client_t *c, char *out, size_t size) {
  * and node-rdkafka create clients from copies), which must not become the
  * base of another ".<bucket>". */
 static int is_derived_group(const bp_client_t *c, const char *value) {
-        char group[sizeof(c->base_group_id) + BP_MAX_VALUE_LEN + 2];
+        char group[sizeof(c->consumer->base_group_id) + BP_MAX_VALUE_LEN + 2];
 
-        if (!c->base_group_id[0])
+        if (!c->consumer->base_group_id[0])
                 return 0;
         effective_group(c, group, sizeof(group));
         return !strcmp(group, value);
@@ -80,9 +157,9 @@ static int is_derived_group(const bp_client_t *c, const char *value) {
 
 static rd_kafka_conf_res_t apply_group(bp_client_t *c, rd_kafka_conf_t *conf,
                                        char *errstr, size_t errstr_size) {
-        char group[sizeof(c->base_group_id) + BP_MAX_VALUE_LEN + 2];
+        char group[sizeof(c->consumer->base_group_id) + BP_MAX_VALUE_LEN + 2];
 
-        if (!c->base_group_id[0])
+        if (!c->consumer->base_group_id[0])
                 return RD_KAFKA_CONF_OK; /* applied when group.id is set */
         effective_group(c, group, sizeof(group));
         return bp_conf_set_own(c, conf, "group.id", group, errstr,
@@ -127,7 +204,7 @@ static rd_kafka_conf_res_t refuse_bucket(const bp_client_t *c,
                  "consumer needs \"roundrobin\", since " STRATEGY_WHY
                  "; leave it unset",
                  bp_shown_value(value, shown),
-                 bp_shown_value(c->user_strategy, strategy));
+                 bp_shown_value(c->consumer->user_strategy, strategy));
         return RD_KAFKA_CONF_INVALID;
 }
 
@@ -149,12 +226,13 @@ rd_kafka_conf_res_t bp_consumer_on_conf_set(bp_client_t *c,
                                             size_t errstr_size) {
         int consumer = c->cfg.consumer_bucket_cnt > 0;
 
-        bp_scheduler_conf_seen(c, name);
+        tuned_seen(c, name);
         if (!strcmp(name, "group.id")) {
                 if (consumer && c->cfg.group_per_bucket && value &&
                     is_derived_group(c, value))
                         return RD_KAFKA_CONF_UNKNOWN; /* a copy of ours */
-                snprintf(c->base_group_id, sizeof(c->base_group_id), "%s",
+                snprintf(c->consumer->base_group_id,
+                         sizeof(c->consumer->base_group_id), "%s",
                          value ? value : "");
                 if (!consumer || !c->cfg.group_per_bucket || !value)
                         return RD_KAFKA_CONF_UNKNOWN;
@@ -163,7 +241,8 @@ rd_kafka_conf_res_t bp_consumer_on_conf_set(bp_client_t *c,
         if (!strcmp(name, "partition.assignment.strategy")) {
                 if (consumer && (!value || !is_roundrobin(value)))
                         return refuse_strategy(value, errstr, errstr_size);
-                snprintf(c->user_strategy, sizeof(c->user_strategy), "%s",
+                snprintf(c->consumer->user_strategy,
+                         sizeof(c->consumer->user_strategy), "%s",
                          value ? value : "");
                 return RD_KAFKA_CONF_UNKNOWN;
         }
@@ -171,18 +250,19 @@ rd_kafka_conf_res_t bp_consumer_on_conf_set(bp_client_t *c,
                 int is_consumer = value && !strcmp(value, "consumer");
                 if (consumer && is_consumer)
                         return refuse_protocol(errstr, errstr_size);
-                c->group_protocol_consumer = is_consumer;
+                c->consumer->group_protocol_consumer = is_consumer;
                 return RD_KAFKA_CONF_UNKNOWN;
         }
         if (!strcmp(name, "topic.metadata.refresh.interval.ms")) {
-                c->refresh_user_set = 1;
+                c->consumer->refresh_user_set = 1;
                 return RD_KAFKA_CONF_UNKNOWN;
         }
         /* Becoming a bucket consumer must not contradict earlier sets. */
         if (!strcmp(name, BP_PROP_BUCKET) && value && value[0]) {
-                if (c->user_strategy[0] && !is_roundrobin(c->user_strategy))
+                if (c->consumer->user_strategy[0] &&
+                    !is_roundrobin(c->consumer->user_strategy))
                         return refuse_bucket(c, value, errstr, errstr_size);
-                if (c->group_protocol_consumer)
+                if (c->consumer->group_protocol_consumer)
                         return refuse_protocol(errstr, errstr_size);
         }
         return RD_KAFKA_CONF_UNKNOWN;
@@ -190,11 +270,12 @@ rd_kafka_conf_res_t bp_consumer_on_conf_set(bp_client_t *c,
 
 static void update_mask(bp_client_t *c) {
         int k;
-        c->consumer_mask = 0;
+        c->consumer->consumer_mask = 0;
         if (c->cfg.bucket_cnt == 0)
                 return;
         for (k = 0; k < c->cfg.consumer_bucket_cnt; k++)
-                c->consumer_mask |= 1ull << c->cfg.consumer_buckets[k];
+                c->consumer->consumer_mask |=
+                    1ull << c->cfg.consumer_buckets[k];
 }
 
 rd_kafka_conf_res_t bp_consumer_after_conf_set(bp_client_t *c,
@@ -207,7 +288,7 @@ rd_kafka_conf_res_t bp_consumer_after_conf_set(bp_client_t *c,
 
         update_mask(c);
         if (!strcmp(name, BP_PROP_TOPIC) && c->cfg.topic_set &&
-            !c->refresh_user_set &&
+            !c->consumer->refresh_user_set &&
             bp_conf_set_own(c, conf, "topic.metadata.refresh.interval.ms",
                             BP_METADATA_REFRESH_MS_TEXT, errstr,
                             errstr_size) != RD_KAFKA_CONF_OK)
@@ -231,6 +312,6 @@ rd_kafka_conf_res_t bp_consumer_after_conf_set(bp_client_t *c,
                 if (!cb || cb == (void *)bp_rebalance_cb)
                         rd_kafka_conf_set_rebalance_cb(conf, bp_rebalance_cb);
         }
-        bp_scheduler_conf_apply(c, conf); /* a list: fetch queue backoff */
+        tuned_apply(c, conf); /* a list: fetch queue backoff */
         return apply_group(c, conf, errstr, errstr_size);
 }

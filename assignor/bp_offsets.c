@@ -17,8 +17,9 @@
 
 #include "bp_change.h"
 #include "bp_connection.h"
-#include "bp_consumer.h"
-#include "bp_scheduler.h"
+#include "bp_consumer_side.h"
+#include "bp_offsets.h"
+#include "bp_tracking.h"
 
 /* Committed offsets of this consumer's group for every partition of the
  * topic, or NULL when they cannot be read. */
@@ -177,13 +178,13 @@ static int token_from_application(rd_kafka_t *rk) {
 static void siblings(bp_client_t *c, rd_kafka_t *rk,
                      const rd_kafka_topic_partition_list_t *missing,
                      int64_t *best, int *from, int32_t partition_cnt) {
-        char group[sizeof(c->base_group_id) + BP_MAX_NAME_LEN + 2];
+        char group[sizeof(c->consumer->base_group_id) + BP_MAX_NAME_LEN + 2];
         rd_kafka_conf_t *base;
         int b;
 
         /* Sibling groups exist by name only with one group per bucket and a
          * consumer serving a single bucket. */
-        if (!c->cfg.group_per_bucket || !c->base_group_id[0] ||
+        if (!c->cfg.group_per_bucket || !c->consumer->base_group_id[0] ||
             c->cfg.consumer_bucket_cnt != 1)
                 return;
         if (token_from_application(rk)) {
@@ -200,7 +201,8 @@ static void siblings(bp_client_t *c, rd_kafka_t *rk,
         for (b = 0; b < c->cfg.bucket_cnt; b++) {
                 if (b == c->cfg.consumer_buckets[0])
                         continue;
-                snprintf(group, sizeof(group), "%s.%s", c->base_group_id,
+                snprintf(group, sizeof(group), "%s.%s",
+                         c->consumer->base_group_id,
                          c->cfg.buckets[b].name);
                 sibling_offsets(c, base, group, b, from, missing, best,
                                 partition_cnt);
@@ -210,7 +212,8 @@ static void siblings(bp_client_t *c, rd_kafka_t *rk,
                 const bp_bucket_def_t *n = &c->cfg.next.buckets[b];
                 if (bp_config_find_bucket(&c->cfg, n->name, n->name_len) >= 0)
                         continue;
-                snprintf(group, sizeof(group), "%s.%s", c->base_group_id,
+                snprintf(group, sizeof(group), "%s.%s",
+                         c->consumer->base_group_id,
                          n->name);
                 sibling_offsets(c, base, group, -1, from, missing, best,
                                 partition_cnt);
@@ -232,7 +235,7 @@ static void check_drained(bp_client_t *c, rd_kafka_t *rk, int32_t p,
         /* A bucket that a layout change removes still writes to the
          * partitions its records go to afterwards: this consumer is their
          * new home, and goes on where that group stopped. */
-        if (home >= 0 && (c->consumer_mask & (1ull << home)))
+        if (home >= 0 && (c->consumer->consumer_mask & (1ull << home)))
                 return;
         if (rd_kafka_query_watermark_offsets(rk, c->cfg.topic, p, &lo, &hi,
                                              BP_REBALANCE_TIMEOUT_MS) ||
@@ -255,7 +258,7 @@ static void check_drained(bp_client_t *c, rd_kafka_t *rk, int32_t p,
 /* 1 if partition p is one of this consumer's buckets' in layout l. */
 static int serves(const bp_client_t *c, const bp_layout_t *l, int32_t p) {
         return l && p < l->partition_cnt && l->bucket_of[p] < l->bucket_cnt &&
-               (c->consumer_mask & (1ull << l->bucket_of[p]));
+               (c->consumer->consumer_mask & (1ull << l->bucket_of[p]));
 }
 
 /* Members of one group that map with different layouts leave some
@@ -270,16 +273,16 @@ static void check_members(bp_client_t *c, rd_kafka_t *rk,
                           int32_t partition_cnt) {
         const bp_layout_t *l =
             atomic_load_explicit(&c->current, memory_order_acquire);
-        int64_t *prev = c->change_seen.commits;
+        int64_t *prev = c->consumer->change_seen.commits;
         char fp[9], group[256] = "";
         size_t size = sizeof(group);
         int32_t p;
 
-        if (prev && c->change_seen.cnt == partition_cnt)
+        if (prev && c->consumer->change_seen.cnt == partition_cnt)
                 for (p = 0; p < partition_cnt; p++) {
                         int64_t now = all->elems[p].offset;
                         if (now <= prev[p] || prev[p] < 0 || serves(c, l, p) ||
-                            serves(c, c->change_seen.layout, p))
+                            serves(c, c->consumer->change_seen.layout, p))
                                 continue;
                         bp_layout_fingerprint(l, &c->cfg, fp);
                         rd_kafka_conf_get(rd_kafka_conf(rk), "group.id",
@@ -301,15 +304,15 @@ static void check_members(bp_client_t *c, rd_kafka_t *rk,
                             fp);
                         break;
                 }
-        if (!prev || c->change_seen.cnt != partition_cnt) {
+        if (!prev || c->consumer->change_seen.cnt != partition_cnt) {
                 free(prev);
                 prev = calloc((size_t)partition_cnt, sizeof(*prev));
-                c->change_seen.commits = prev;
-                c->change_seen.cnt     = prev ? partition_cnt : 0;
+                c->consumer->change_seen.commits = prev;
+                c->consumer->change_seen.cnt     = prev ? partition_cnt : 0;
         }
         for (p = 0; prev && p < partition_cnt; p++)
                 prev[p] = all->elems[p].offset;
-        c->change_seen.layout = l;
+        c->consumer->change_seen.layout = l;
 }
 
 /* Where each assigned partition starts: the highest commit of this group
@@ -328,7 +331,7 @@ void bp_offsets_decide(bp_client_t *c,
 
         if (!(all = own_committed(c, rk, partition_cnt)))
                 return;
-        bp_scheduler_note_committed(c, all);
+        bp_tracking_committed(c, all);
         for (i = 0; i < all->cnt; i++)
                 committed_before |= all->elems[i].offset >= 0;
         check_members(c, rk, all, partition_cnt);

@@ -8,10 +8,13 @@
 #include <string.h>
 
 #include "../include/bucket_priority.h"
+#include "../plugin/bp_client_layout.h"
 #include "../plugin/bp_registry.h"
 #include "../shared/bp_mapping.h"
-#include "bp_consumer.h"
-#include "bp_scheduler.h"
+#include "bp_consumer_side.h"
+#include "bp_offsets.h"
+#include "bp_rebalance.h"
+#include "bp_tracking.h"
 
 int32_t bp_topic_partition_count(rd_kafka_t *rk,
                                  const char *topic,
@@ -103,7 +106,8 @@ bp_assignment_map(rd_kafka_t *rk,
                 return out;
         }
         if (!c || c->cfg.consumer_bucket_cnt == 0 ||
-            c->mode != BP_MODE_ACTIVE || partitions == c->mapped_in_flight)
+            c->mode != BP_MODE_ACTIVE ||
+            partitions == c->consumer->mapped_in_flight)
                 return copy_list(partitions); /* nothing to map, or done */
         for (i = 0; i < partitions->cnt; i++)
                 has_bucket_topic |= is_bucket_topic(c, partitions->elems[i].topic);
@@ -135,7 +139,7 @@ bp_assignment_map(rd_kafka_t *rk,
         }
         free(b);
         bp_offsets_decide(c, rk, out, l->partition_cnt);
-        bp_scheduler_assigning(c, rk, out, l);
+        bp_tracking_assigning(c, rk, out, l);
         return out;
 }
 
@@ -168,7 +172,7 @@ void bp_rebalance_cb(rd_kafka_t *rk,
                                               "rebalance: %s",
                                               errstr);
                         if (c)
-                                bp_scheduler_revoking(c);
+                                bp_tracking_revoking(c);
                         assign(c, rk, NULL);
                         return;
                 }
@@ -182,14 +186,14 @@ void bp_rebalance_cb(rd_kafka_t *rk,
                                       "or fenced): dropped without "
                                       "committing");
                 if (c)
-                        bp_scheduler_revoking(c);
+                        bp_tracking_revoking(c);
                 assign(c, rk, NULL);
                 return;
         default:
                 if (c) {
                         bp_client_log(c, 3, "rebalance error: %s",
                                       rd_kafka_err2str(err));
-                        bp_scheduler_revoking(c);
+                        bp_tracking_revoking(c);
                 }
                 assign(c, rk, NULL);
                 return;
@@ -204,7 +208,7 @@ void bp_rebalance_chain(rd_kafka_t *rk,
         rd_kafka_topic_partition_list_t *given = NULL;
         char errstr[512];
 
-        if (!c || !c->app_rebalance_cb) {
+        if (!c || !c->consumer->app_rebalance_cb) {
                 bp_rebalance_cb(rk, err, partitions, opaque);
                 return;
         }
@@ -217,7 +221,7 @@ void bp_rebalance_chain(rd_kafka_t *rk,
                                       "this consumer takes no partition "
                                       "until the next rebalance: %s",
                                       errstr);
-                        bp_scheduler_revoking(c);
+                        bp_tracking_revoking(c);
                         given = rd_kafka_topic_partition_list_new(0);
                 }
                 break;
@@ -225,17 +229,18 @@ void bp_rebalance_chain(rd_kafka_t *rk,
                 /* What the application assigned, not the group's indexes:
                  * an application that commits or cleans up per partition
                  * on revocation must see its own partitions. */
-                bp_scheduler_revoking(c);
+                bp_tracking_revoking(c);
                 if (rd_kafka_assignment(rk, &given))
                         given = NULL;
                 break;
         default:
-                bp_scheduler_revoking(c);
+                bp_tracking_revoking(c);
                 break;
         }
-        c->mapped_in_flight = given;
-        c->app_rebalance_cb(rk, err, given ? given : partitions, opaque);
-        c->mapped_in_flight = NULL;
+        c->consumer->mapped_in_flight = given;
+        c->consumer->app_rebalance_cb(rk, err, given ? given : partitions,
+                                      opaque);
+        c->consumer->mapped_in_flight = NULL;
         if (given)
                 rd_kafka_topic_partition_list_destroy(given);
 }

@@ -10,6 +10,7 @@
 
 #include "demo_log.h"
 #include "demo_time.h"
+#include "testkit.h"
 
 #define ADMIN_TIMEOUT_MS 30000
 
@@ -43,30 +44,13 @@ int demo_cluster_start(demo_cluster_t *cl, const char *brokers, char *err,
         return 0;
 }
 
-/* Partition count of \p topic in fresh metadata, -1 if unknown. */
-static int partition_count(demo_cluster_t *cl, const char *topic) {
-        const struct rd_kafka_metadata *md = NULL;
-        rd_kafka_topic_t *rkt = rd_kafka_topic_new(cl->rk, topic, NULL);
-        int cnt               = -1;
-
-        if (!rkt)
-                return -1;
-        if (!rd_kafka_metadata(cl->rk, 0, rkt, &md, 5000) &&
-            md->topic_cnt == 1 && !md->topics[0].err)
-                cnt = md->topics[0].partition_cnt;
-        if (md)
-                rd_kafka_metadata_destroy(md);
-        rd_kafka_topic_destroy(rkt);
-        return cnt;
-}
-
 static int wait_partitions(demo_cluster_t *cl, const char *topic, int want,
                            char *err, size_t err_size) {
         int64_t deadline = demo_now_us() + (int64_t)ADMIN_TIMEOUT_MS * 1000;
         int cnt          = -1;
 
         while (demo_now_us() < deadline) {
-                if ((cnt = partition_count(cl, topic)) == want)
+                if ((cnt = tk_partition_count(cl->rk, topic, 5000)) == want)
                         return 0;
                 demo_sleep_us(200000);
         }

@@ -30,7 +30,8 @@ esac
 sources_of() {
   case $1 in
     fuzz_config) echo bp_config.c bp_list.c bp_escape.c bp_allocation.c \
-                      bp_layout.c bp_layout_contiguous.c bp_layout_stable.c ;;
+                      bp_layout.c bp_layout_order.c bp_layout_contiguous.c \
+                      bp_layout_stable.c ;;
     fuzz_key) echo bp_key.c bp_config.c bp_list.c bp_escape.c bp_allocation.c ;;
     *) return 1 ;;
   esac

@@ -12,6 +12,7 @@
 #include "../shared/bp_key.h"
 #include "../shared/bp_properties.h"
 #include "../plugin/bp_client.h"
+#include "../plugin/bp_client_layout.h"
 #include "../plugin/bp_registry.h"
 
 /* An out-of-range partition: librdkafka fails the record at once with

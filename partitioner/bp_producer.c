@@ -14,6 +14,7 @@
 #include "../shared/bp_properties.h"
 #include "bp_builtins.h"
 #include "bp_producer.h"
+#include "bp_producer_side.h"
 
 /* --- configuration time -------------------------------------------------- */
 
@@ -26,7 +27,7 @@ static rd_kafka_conf_res_t watch_sticky(bp_client_t *c, const char *value,
         long v = value ? strtol(value, NULL, 10) : -1;
         char shown[BP_SHOWN_VALUE_SIZE];
 
-        if ((v > 0 || !value) && c->producer_setup_done) {
+        if ((v > 0 || !value) && c->producer->setup_done) {
                 snprintf(errstr, errstr_size,
                          "sticky.partitioning.linger.ms: invalid value "
                          "\"%s\" on a bucket-priority producer: must be "
@@ -36,7 +37,7 @@ static rd_kafka_conf_res_t watch_sticky(bp_client_t *c, const char *value,
                          bp_shown_value(value, shown));
                 return RD_KAFKA_CONF_INVALID;
         }
-        c->sticky_user_value = (int)(v < 0 ? -1 : v);
+        c->producer->sticky_user_value = (int)(v < 0 ? -1 : v);
         return RD_KAFKA_CONF_UNKNOWN; /* librdkafka stores it */
 }
 
@@ -55,7 +56,8 @@ static rd_kafka_conf_res_t refuse_for_sticky(const bp_client_t *c,
                  "is %d, and librdkafka bypasses the bucket partitioner for "
                  "records without a key while it is above 0; set it to 0 or "
                  "leave it unset",
-                 name, bp_shown_value(value, shown), c->sticky_user_value);
+                 name, bp_shown_value(value, shown),
+                 c->producer->sticky_user_value);
         return RD_KAFKA_CONF_INVALID;
 }
 
@@ -75,7 +77,7 @@ rd_kafka_conf_res_t bp_producer_on_conf_set(bp_client_t *c,
                 return watch_sticky(c, value, errstr, errstr_size);
         if (!strncmp(name, BP_PROP_PREFIX, BP_PROP_PREFIX_LEN) &&
             !consumer_only(name) && c->cfg.consumer_bucket_cnt == 0 &&
-            c->sticky_user_value > 0)
+            c->producer->sticky_user_value > 0)
                 return refuse_for_sticky(c, name, value, errstr, errstr_size);
         return RD_KAFKA_CONF_UNKNOWN;
 }
@@ -90,7 +92,7 @@ void bp_producer_on_conf_init(bp_client_t *c, const rd_kafka_conf_t *conf) {
         if (rd_kafka_conf_get(conf, "sticky.partitioning.linger.ms", val,
                               &size) == RD_KAFKA_CONF_OK &&
             strcmp(val, BP_RDK_DEFAULT_STICKY_LINGER_MS))
-                c->sticky_user_value = (int)strtol(val, NULL, 10);
+                c->producer->sticky_user_value = (int)strtol(val, NULL, 10);
 }
 
 /* What a producer of the bucket topic needs, done with the first
@@ -101,9 +103,9 @@ static rd_kafka_conf_res_t producer_setup(bp_client_t *c,
                                           char *errstr, size_t errstr_size) {
         rd_kafka_topic_conf_t *tconf;
 
-        if (c->producer_setup_done || c->cfg.consumer_bucket_cnt > 0)
+        if (c->producer->setup_done || c->cfg.consumer_bucket_cnt > 0)
                 return RD_KAFKA_CONF_OK;
-        c->producer_setup_done = 1;
+        c->producer->setup_done = 1;
         tconf = rd_kafka_conf_get_default_topic_conf(conf);
         if (!tconf) {
                 tconf = rd_kafka_topic_conf_new();
@@ -112,7 +114,7 @@ static rd_kafka_conf_res_t producer_setup(bp_client_t *c,
         } else {
                 rd_kafka_topic_conf_set_partitioner_cb(tconf, bp_partitioner);
         }
-        if (c->sticky_user_value < 0)
+        if (c->producer->sticky_user_value < 0)
                 return bp_conf_set_own(c, conf,
                                        "sticky.partitioning.linger.ms", "0",
                                        errstr, errstr_size);
@@ -155,10 +157,10 @@ static void keep_bucket_topic(bp_client_t *c, rd_kafka_topic_conf_t *tconf) {
          * (node-rdkafka does): on_new() sees the client's live copy. */
         if (tconf && !cb)
                 rd_kafka_topic_conf_set_partitioner_cb(tconf, bp_partitioner);
-        c->own_tconf = tconf ? rd_kafka_topic_conf_dup(tconf)
+        c->producer->own_tconf = tconf ? rd_kafka_topic_conf_dup(tconf)
                              : rd_kafka_topic_conf_new();
-        if (c->own_tconf)
-                rd_kafka_topic_conf_set_partitioner_cb(c->own_tconf,
+        if (c->producer->own_tconf)
+                rd_kafka_topic_conf_set_partitioner_cb(c->producer->own_tconf,
                                                        bp_partitioner);
 }
 
@@ -193,12 +195,12 @@ void bp_producer_on_new(bp_client_t *c,
 void bp_producer_on_thread_start(bp_client_t *c, rd_kafka_t *rk) {
         rd_kafka_topic_conf_t *tconf;
 
-        if (c->own_rkt || !c->own_tconf)
+        if (c->producer->own_rkt || !c->producer->own_tconf)
                 return;
-        tconf        = c->own_tconf;
-        c->own_tconf = NULL;
-        c->own_rkt   = rd_kafka_topic_new(rk, c->cfg.topic, tconf);
-        if (!c->own_rkt)
+        tconf        = c->producer->own_tconf;
+        c->producer->own_tconf = NULL;
+        c->producer->own_rkt   = rd_kafka_topic_new(rk, c->cfg.topic, tconf);
+        if (!c->producer->own_rkt)
                 bp_client_log(c, 4,
                               "cannot create topic handle \"%s\" early: a "
                               "topic configuration given by the application "
@@ -207,12 +209,12 @@ void bp_producer_on_thread_start(bp_client_t *c, rd_kafka_t *rk) {
 }
 
 void bp_producer_on_destroy(bp_client_t *c) {
-        if (c->own_rkt)
-                rd_kafka_topic_destroy(c->own_rkt);
-        c->own_rkt = NULL;
-        if (c->own_tconf)
-                rd_kafka_topic_conf_destroy(c->own_tconf);
-        c->own_tconf = NULL;
+        if (c->producer->own_rkt)
+                rd_kafka_topic_destroy(c->producer->own_rkt);
+        c->producer->own_rkt = NULL;
+        if (c->producer->own_tconf)
+                rd_kafka_topic_conf_destroy(c->producer->own_tconf);
+        c->producer->own_tconf = NULL;
 }
 
 void bp_topic_conf_set_partitioner(rd_kafka_topic_conf_t *tconf) {

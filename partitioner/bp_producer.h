@@ -1,6 +1,6 @@
 /*
- * bp_producer.h - the producer side's hooks into the plugin core
- * (plugin/bp_plugin.c): what a producer of the bucket topic needs at
+ * bp_producer.h - the producer side's hooks, called by the entry point
+ * (entry/bp_entry.c): what a producer of the bucket topic needs at
  * configuration time (the bucket partitioner, sticky partitioning off) and
  * once the client exists (the bucket topic's handle kept on the bucket
  * partitioner whatever topic configuration the application brings).

@@ -1,6 +1,7 @@
 /*
- * bp_client.c - lifecycle, layout cache and logging of the plugin's
- * per-client state.
+ * bp_client.c - the plugin's per-client state: lifecycle, mode, logging,
+ * and the properties it reads and sets on the user's behalf. (Its layouts:
+ * bp_client_layout.c.)
  */
 #include "bp_client.h"
 
@@ -18,8 +19,7 @@ bp_client_t *bp_client_new(void) {
         memset(c, 0, sizeof(*c));
         bp_config_init(&c->cfg);
         memset(c->change_home, 0xff, sizeof(c->change_home));
-        c->sticky_user_value = -1;
-        c->log               = rd_kafka_log_print;
+        c->log = rd_kafka_log_print;
         pthread_mutex_init(&c->layout_lock, NULL);
         return c;
 }
@@ -28,17 +28,8 @@ bp_client_t *bp_client_dup(const bp_client_t *src) {
         bp_client_t *c = bp_client_new();
         if (!c)
                 return NULL;
-        c->cfg               = src->cfg;
-        c->topic_len         = src->topic_len;
-        c->sticky_user_value = src->sticky_user_value;
-        c->producer_setup_done = src->producer_setup_done;
-        memcpy(c->base_group_id, src->base_group_id, sizeof(c->base_group_id));
-        memcpy(c->user_strategy, src->user_strategy, sizeof(c->user_strategy));
-        c->group_protocol_consumer = src->group_protocol_consumer;
-        c->refresh_user_set        = src->refresh_user_set;
-        c->sched_user_set          = src->sched_user_set;
-        c->sched_set               = src->sched_set;
-        c->consumer_mask           = src->consumer_mask;
+        c->cfg       = src->cfg;
+        c->topic_len = src->topic_len;
         return c;
 }
 
@@ -54,53 +45,32 @@ void bp_client_destroy(bp_client_t *c) {
                 free(n);
         }
         pthread_mutex_destroy(&c->layout_lock);
-        free(c->change_seen.commits);
         free(c);
 }
 
-const bp_layout_t *bp_client_layout_slow(bp_client_t *c,
-                                         int32_t partition_cnt) {
-        bp_layout_node_t *n;
-        bp_layout_t *l = NULL;
-        char err[512];
+rd_kafka_conf_res_t bp_conf_set_own(bp_client_t *c, rd_kafka_conf_t *conf,
+                                    const char *name, const char *value,
+                                    char *errstr, size_t errstr_size) {
+        rd_kafka_conf_res_t r;
+        c->in_conf_set++;
+        r = rd_kafka_conf_set(conf, name, value, errstr, errstr_size);
+        c->in_conf_set--;
+        return r;
+}
 
-        if (atomic_load_explicit(&c->failed_cnt, memory_order_acquire) ==
-            partition_cnt)
-                return NULL;
+void bp_client_decide_mode(bp_client_t *c) {
+        char why[400];
 
-        pthread_mutex_lock(&c->layout_lock);
-        for (n = c->layouts; n; n = n->next)
-                if (n->layout->partition_cnt == partition_cnt) {
-                        l = n->layout;
-                        break;
-                }
-        if (!l) {
-                l = bp_client_compute_layout(c, partition_cnt, err,
-                                             sizeof(err));
-                n = l ? malloc(sizeof(*n)) : NULL;
-                if (n) {
-                        n->layout  = l;
-                        n->next    = c->layouts;
-                        c->layouts = n;
-                } else {
-                        if (l) {
-                                bp_layout_destroy(l);
-                                l = NULL;
-                                snprintf(err, sizeof(err), "out of memory");
-                        }
-                        atomic_store_explicit(&c->failed_cnt, partition_cnt,
-                                              memory_order_release);
-                        bp_client_log_once(
-                            c, BP_ONCE_NO_LAYOUT, 3,
-                            "records to topic \"%s\" fail: %s (logged once; "
-                            "failures are counted in bp_stats())",
-                            c->cfg.topic, err);
-                }
+        if (!bp_config_is_touched(&c->cfg)) {
+                c->mode = BP_MODE_PASSTHROUGH;
+        } else if (bp_config_check_complete(&c->cfg, why, sizeof(why))) {
+                c->mode = BP_MODE_BROKEN;
+                snprintf(c->broken_reason, sizeof(c->broken_reason),
+                         "bucket-priority is not configured completely: %s",
+                         why);
+        } else {
+                c->mode = BP_MODE_ACTIVE;
         }
-        if (l)
-                atomic_store_explicit(&c->current, l, memory_order_release);
-        pthread_mutex_unlock(&c->layout_lock);
-        return l;
 }
 
 /* librdkafka prints a pointer property with "%p": "0x..." or "(nil)". */
@@ -115,6 +85,18 @@ void *bp_conf_pointer(const rd_kafka_conf_t *conf, const char *name) {
         return rd_kafka_conf_get(conf, name, buf, &size) == RD_KAFKA_CONF_OK
                    ? parse_pointer(buf)
                    : NULL;
+}
+
+int64_t bp_conf_int(const rd_kafka_conf_t *conf, const char *name,
+                    int64_t dflt) {
+        char v[32];
+        size_t size = sizeof(v);
+        long long n;
+
+        if (rd_kafka_conf_get(conf, name, v, &size) != RD_KAFKA_CONF_OK)
+                return dflt;
+        n = strtoll(v, NULL, 10);
+        return n > 0 ? n : dflt;
 }
 
 void *bp_topic_conf_pointer(const rd_kafka_topic_conf_t *tconf,

@@ -18,12 +18,6 @@
 /** The name the plugin registers its interceptors under. */
 #define BP_NAME "bucket-priority"
 
-/* librdkafka's defaults (the same from 2.0.2 to 2.15.1) for properties
- * the plugin sets itself: a value read before the plugin loaded that equals
- * one of them is taken as unset, anything else as the user's choice. */
-#define BP_RDK_DEFAULT_STICKY_LINGER_MS "10"
-#define BP_RDK_DEFAULT_ASSIGNOR "range,roundrobin"
-
 /** Messages kept from on_new() until the client has its name. */
 #define BP_PENDING_LOGS 4
 /** Longest message the plugin logs (longer ones are cut). */
@@ -70,53 +64,25 @@ typedef void(bp_log_fn_t)(const rd_kafka_t *rk,
                           const char *fac,
                           const char *buf);
 
-struct bp_scheduler;
-
-typedef void(bp_rebalance_fn_t)(rd_kafka_t *rk,
-                                rd_kafka_resp_err_t err,
-                                rd_kafka_topic_partition_list_t *partitions,
-                                void *opaque);
+/* Each side's own part of the state (partitioner/bp_producer.h,
+ * assignor/bp_consumer_side.h), opaque to the core. */
+struct bp_producer_side;
+struct bp_consumer_side;
 
 typedef struct bp_client {
         bp_config_t cfg;
         size_t topic_len;
 
+        /* The two sides' own parts, made, copied and freed with this state
+         * by the entry point (entry/bp_entry.c). */
+        struct bp_producer_side *producer;
+        struct bp_consumer_side *consumer;
+
         /* Configuration time. */
         int in_conf_set;        /**< Re-entry guard for our own sets. */
-        int sticky_user_value;  /**< -1 unless the user set it. */
-        int producer_setup_done; /**< Partitioner installed. */
-
-        /* Consumer configuration (assignor/). */
-        char base_group_id[256];   /**< group.id as the user set it. */
-        char user_strategy[128];   /**< partition.assignment.strategy. */
-        int group_protocol_consumer; /**< group.protocol=consumer seen. */
-        int refresh_user_set;      /**< The user chose the refresh. */
-        unsigned sched_user_set;   /**< Bit i: the user set the i-th
-                                    *   property the scheduler tunes
-                                    *   (assignor/bp_scheduler.c). */
-        unsigned sched_set;        /**< Bit i: we set it (a bucket list). */
-        uint64_t consumer_mask;    /**< Bit b: this consumer serves b. */
-        _Atomic int64_t safety_layout_tried_ms; /**< Last metadata try. */
 
         /* Run time, from on_new() on. */
         rd_kafka_t *rk;
-        /** Consumer: the application's own rebalance callback, which
-         *  bp_rebalance_chain() calls with the mapped list (NULL: none). */
-        bp_rebalance_fn_t *app_rebalance_cb;
-        /** The list bp_rebalance_chain() is handing the application right
-         *  now (its poll thread only): given to bp_assignment_map() again by
-         *  an application that chains it, it is copied, not mapped twice. */
-        const rd_kafka_topic_partition_list_t *mapped_in_flight;
-        /** Consumer taking rebalances as events it does not map: 1 once it
-         *  asked to join its group; the safety net then pauses whatever it
-         *  is assigned (assignor/bp_consumer.c). */
-        _Atomic int unmapped_joined;
-        /** Producer: the bucket topic's handle, made with the bucket
-         *  partitioner when the client starts, before the application can
-         *  make it with a topic configuration of its own (kcat does):
-         *  librdkafka then hands the application this handle. */
-        rd_kafka_topic_t *own_rkt;
-        rd_kafka_topic_conf_t *own_tconf; /**< Its configuration until then. */
         bp_mode_t mode;
         char broken_reason[512];
         /** Messages logged by on_new(), before librdkafka names the client:
@@ -128,9 +94,14 @@ typedef struct bp_client {
         } pending[BP_PENDING_LOGS];
         int pending_cnt;
         int log_unnamed; /**< Log at once: nothing would log what is kept. */
+        bp_log_fn_t *log;
+
+        /* Routing, read by the partitioner for every record: kept here, not
+         * behind the producer side's pointer, so that the hot path follows
+         * no pointer more (docs/benchmarks.md). Set by the producer side at
+         * on_new(). */
         rd_kafka_partitioner_cb *other; /**< Partitioner of other topics. */
         rd_kafka_partitioner_cb *fallback_fn;
-        bp_log_fn_t *log;
         /** The bucket topic's handle once seen. librdkafka keeps a topic
          *  handle until its client is destroyed (the topic's unassigned
          *  partition holds a reference, dropped in rd_kafka_destroy()), so
@@ -141,13 +112,6 @@ typedef struct bp_client {
         /** During a layout change: for each bucket the change removes, the
          *  bucket that reads its records after it (else -1). */
         int change_home[BP_MAX_BUCKETS];
-        /** Consumer: its group's commits at the last rebalance, and the
-         *  layout it read with then (assignor/bp_offsets.c). */
-        struct {
-                int64_t *commits;
-                int32_t cnt;
-                const bp_layout_t *layout;
-        } change_seen;
 
         /* Layouts: current one read lock-free, the rest kept for reuse. */
         _Atomic(bp_layout_t *) current;
@@ -155,11 +119,7 @@ typedef struct bp_client {
         pthread_mutex_t layout_lock;
         bp_layout_node_t *layouts;
 
-        /* Consumers: bucket statistics and the scheduler of a consumer
-         * serving several buckets (assignor/bp_scheduler.c), from on_new()
-         * to on_destroy(). */
-        struct bp_scheduler *sched;
-
+        /* Statistics (bp_stats.c), counted by both sides. */
         _Atomic unsigned logged_once;
         _Atomic uint64_t discarded;
         _Atomic uint64_t fallback_other;
@@ -169,53 +129,36 @@ typedef struct bp_client {
             __attribute__((aligned(64)));
 } bp_client_t;
 
+/** Decides the mode from the configuration, once the client is created:
+ *  passthrough, active, or broken (with broken_reason). */
+void bp_client_decide_mode(bp_client_t *c);
+
 /** A fresh client state with default configuration, or NULL (no memory). */
 bp_client_t *bp_client_new(void);
 
-/** A copy of \p src's configuration-time state (for on_conf_dup). */
+/** A copy of \p src's configuration-time state (for on_conf_dup), without
+ *  the sides' parts (the caller copies them). */
 bp_client_t *bp_client_dup(const bp_client_t *src);
 
-/** Frees the state, its layouts and its registry entries. */
+/** Frees the state, its layouts and its registry entries (not the sides'
+ *  parts: the caller frees them after this). */
 void bp_client_destroy(bp_client_t *c);
-
-/**
- * The layout for \p partition_cnt: lock-free when it is the current one,
- * else computed once under a lock and kept. NULL if it cannot be computed
- * (the reason is logged once).
- */
-const bp_layout_t *bp_client_layout_slow(bp_client_t *c,
-                                         int32_t partition_cnt);
-
-static inline const bp_layout_t *bp_client_layout(bp_client_t *c,
-                                                  int32_t partition_cnt) {
-        const bp_layout_t *l =
-            atomic_load_explicit(&c->current, memory_order_acquire);
-        if (__builtin_expect(l && l->partition_cnt == partition_cnt, 1))
-                return l;
-        return bp_client_layout_slow(c, partition_cnt);
-}
-
-/**
- * The layout client \p c uses at \p partition_cnt: its configuration's, or
- * during a layout change the one its step gives it (producers: where each
- * bucket writes; consumers: what each bucket reads), logged with its
- * fingerprint. NULL with \p errstr when none can be computed
- * (plugin/bp_client_change.c).
- */
-bp_layout_t *bp_client_compute_layout(bp_client_t *c,
-                                      int32_t partition_cnt,
-                                      char *errstr,
-                                      size_t errstr_size);
 
 /** A callback address that librdkafka prints with "%p" for property \p name
  *  of \p conf (rebalance_cb, log_cb, ...), or NULL when unset. */
 void *bp_conf_pointer(const rd_kafka_conf_t *conf, const char *name);
 
 /** Sets a librdkafka property on behalf of the user, without re-entering
- *  the plugin's own interceptor (defined in bp_plugin.c). */
+ *  the plugin's own conf_set interceptor (entry/bp_entry.c), which lets
+ *  every property through while this runs. */
 rd_kafka_conf_res_t bp_conf_set_own(bp_client_t *c, rd_kafka_conf_t *conf,
                                     const char *name, const char *value,
                                     char *errstr, size_t errstr_size);
+
+/** The positive integer value of property \p name of \p conf, or \p dflt
+ *  when it is unset, not a number or not above 0. */
+int64_t bp_conf_int(const rd_kafka_conf_t *conf, const char *name,
+                    int64_t dflt);
 
 /** The same for a topic configuration (partitioner_cb). */
 void *bp_topic_conf_pointer(const rd_kafka_topic_conf_t *tconf,

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "../shared/bp_change.h"
-#include "bp_client.h"
+#include "bp_client_change.h"
 
 /* "critical 8-11, bulk 6-7": each bucket's partitions as ranges. */
 static void describe(const bp_layout_t *l, const bp_config_t *cfg, char *buf,

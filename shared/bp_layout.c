@@ -1,6 +1,6 @@
 /*
  * bp_layout.c - building a layout object from either layout's assignment
- * and the priority order both layouts share.
+ * (bp_layout_contiguous.c, bp_layout_stable.c).
  */
 #include "bp_layout.h"
 #include "bp_properties.h"
@@ -8,17 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-void bp_layout_priority_order(const uint32_t *allocation, int n, int *order) {
-        int i, j;
-        /* Insertion sort: stable, and n is at most BP_MAX_BUCKETS. */
-        for (i = 0; i < n; i++) {
-                for (j = i; j > 0 && allocation[order[j - 1]] < allocation[i];
-                     j--)
-                        order[j] = order[j - 1];
-                order[j] = i;
-        }
-}
 
 /* Contiguous: bucket ranges in priority order, sizes from the reference,
  * then every empty bucket takes one partition from the largest bucket. */

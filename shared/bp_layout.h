@@ -12,6 +12,10 @@
 #include <stdint.h>
 
 #include "bp_config.h"
+/* The two layouts and the order they share, for the callers of both. */
+#include "bp_layout_contiguous.h"
+#include "bp_layout_order.h"
+#include "bp_layout_stable.h"
 
 /** An immutable layout for one partition count. */
 typedef struct bp_layout {
@@ -38,38 +42,5 @@ bp_layout_t *bp_layout_compute(const bp_config_t *cfg,
 
 /** Frees a layout from bp_layout_compute(). NULL is ignored. */
 void bp_layout_destroy(bp_layout_t *layout);
-
-/**
- * Fills \p order with the bucket indexes in priority order: allocation
- * descending, ties in configuration order. Both layouts hand partitions out
- * in this order.
- */
-void bp_layout_priority_order(const uint32_t *allocation, int n, int *order);
-
-/**
- * Contiguous sizes exactly as the reference computes them (single precision
- * shares, Math.round, leftovers round robin, truncated at the partition
- * count), before our rule that every bucket gets one partition. Used by the
- * layout and by the tests as the reference oracle's counterpart.
- */
-void bp_layout_reference_sizes(const uint32_t *allocation,
-                               int n,
-                               int32_t partition_cnt,
-                               int32_t *sizes);
-
-/**
- * Stable layout: writes the bucket of each partition 0..partition_cnt-1.
- * The bucket of partition p depends only on p and the allocations.
- */
-void bp_layout_stable_assign(const uint32_t *allocation,
-                             int n,
-                             int32_t partition_cnt,
-                             uint8_t *bucket_of);
-
-/**
- * The smallest partition count at which every bucket holds at least one
- * partition under the stable layout.
- */
-int32_t bp_layout_stable_min(const uint32_t *allocation, int n);
 
 #endif /* BP_LAYOUT_H */

@@ -9,6 +9,8 @@
  *   mock cluster  librdkafka's embedded mock cluster with its owning
  *                 client, topics on it; producers with a delivery report
  *                 callback
+ *   metadata      a topic's metadata and partition count, fresh from the
+ *                 cluster
  *   plugin path   where the built plugin is ($BP_PLUGIN_PATH)
  *   ledger        every record id written, and how often each was read
  *   record keys   the id and bucket of a key "<bucket>-<id>"
@@ -81,6 +83,21 @@ rd_kafka_t *tk_producer(rd_kafka_conf_t *conf,
                                       const rd_kafka_message_t *m,
                                       void *opaque),
                         void *opaque, char *err, size_t err_size);
+
+/* --- metadata (tk_metadata.c) -------------------------------------------- */
+
+/**
+ * The metadata of \p topic, asked of the cluster through client \p rk
+ * (waiting up to \p timeout_ms): NULL when it is not available or names an
+ * error. \p *mdp is what to give rd_kafka_metadata_destroy() afterwards
+ * (NULL: nothing to free), in either case.
+ */
+const rd_kafka_metadata_topic_t *
+tk_topic_metadata(rd_kafka_t *rk, const char *topic, int timeout_ms,
+                  const struct rd_kafka_metadata **mdp);
+
+/** The partition count of \p topic from fresh metadata, or -1. */
+int tk_partition_count(rd_kafka_t *rk, const char *topic, int timeout_ms);
 
 /* --- plugin path (tk_plugin.c) -------------------------------------------- */
 

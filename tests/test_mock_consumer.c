@@ -3,8 +3,8 @@
  * configuration (derived group, forced roundrobin, refused settings), every
  * record consumed only by consumers of its bucket through rebalances, the
  * three ways to integrate (properties only, chained callback, replaced
- * callback caught by the safety net), and the start offsets that keep any
- * record from being skipped.
+ * callback caught by the safety net), the statistics of a consumer of one
+ * bucket, and the start offsets that keep any record from being skipped.
  */
 #include <pthread.h>
 #include <setjmp.h>
@@ -426,6 +426,62 @@ static void test_groups_per_bucket_through_rebalance(void **state) {
                         close_member(&m[k]);
         }
         tk_ledger_free(&lg);
+}
+
+/* A consumer of one bucket counts without a scheduler: after reading the
+ * Gold records of the topic (the 40 000 written above), its statistics
+ * give every record it was handed, its 4 partitions and no lag; the bucket
+ * it does not serve has rank -1 and nothing; an index past the buckets,
+ * and a producer, have no consumer statistics. */
+static void test_one_bucket_stats(void **state) {
+        rd_kafka_t *rk = consumer("Gold", "stats-app", CB_PLUGIN);
+        bp_consumer_bucket_stats_t st;
+        int64_t deadline = tk_now_ms() + 120000;
+        uint64_t read    = 0;
+        int drained      = 0;
+        bp_test_drs_t drs = {0};
+        rd_kafka_t *producer;
+        (void)state;
+
+        while (!drained && tk_now_ms() < deadline) {
+                rd_kafka_message_t *msg = rd_kafka_consumer_poll(rk, 50);
+                if (msg) {
+                        if (!msg->err) {
+                                assert_true(bucket_partition("Gold",
+                                                             msg->partition));
+                                read++;
+                        }
+                        rd_kafka_message_destroy(msg);
+                        continue;
+                }
+                assert_int_equal(bp_consumer_bucket_stats(rk, 1, &st), 0);
+                drained = read > 0 && st.partitions == 4 && st.lag == 0 &&
+                          st.lag_unknown == 0;
+        }
+        assert_true(drained);
+        assert_string_equal(st.name, "Gold");
+        assert_int_equal(st.rank, 0);
+        assert_int_equal(st.delivered, read);
+        assert_int_equal(st.paused, 0);
+        assert_int_equal(st.pauses, 0);
+        assert_int_equal(st.paused_ms, 0);
+
+        assert_int_equal(bp_consumer_bucket_stats(rk, 0, &st), 0);
+        assert_string_equal(st.name, "Platinum");
+        assert_int_equal(st.rank, -1);
+        assert_int_equal(st.delivered, 0);
+        assert_int_equal(st.partitions, 0);
+        assert_int_equal(bp_consumer_bucket_stats(rk, 2, &st), -1);
+        print_message("one-bucket consumer: %llu records, stats agree\n",
+                      (unsigned long long)read);
+        rd_kafka_consumer_close(rk);
+        rd_kafka_destroy(rk);
+
+        producer = bp_test_producer(
+            bp_test_conf(cluster.bootstraps, BUCKET_CONF, NULL), &drs);
+        assert_int_equal(bp_consumer_bucket_stats(producer, 0, &st), -1);
+        rd_kafka_destroy(producer);
+        bp_test_drs_free(&drs);
 }
 
 /* One consumer of Gold in \p group with callback \p kind reads every Gold
@@ -920,6 +976,7 @@ int main(void) {
             cmocka_unit_test(test_consumer_settings_refused),
             cmocka_unit_test(test_group_protocol_before_plugin),
             cmocka_unit_test(test_groups_per_bucket_through_rebalance),
+            cmocka_unit_test(test_one_bucket_stats),
             cmocka_unit_test(test_chained_callback),
             cmocka_unit_test(test_plain_callback_gets_bucket),
             cmocka_unit_test(test_replaced_callback_caught),

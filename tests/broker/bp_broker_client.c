@@ -456,20 +456,6 @@ static void check_topic_results(const rd_kafka_topic_result_t **res,
                                 rd_kafka_topic_result_error_string(res[i]));
 }
 
-/* Metadata of \p topic; NULL when not available. */
-static const rd_kafka_metadata_topic_t *
-topic_metadata(rd_kafka_t *rk, const char *topic,
-               const struct rd_kafka_metadata **mdp) {
-        rd_kafka_topic_t *rkt = rd_kafka_topic_new(rk, topic, NULL);
-        const rd_kafka_metadata_topic_t *t = NULL;
-        *mdp = NULL;
-        if (rd_kafka_metadata(rk, 0, rkt, mdp, 5000) == 0 &&
-            (*mdp)->topic_cnt == 1 && !(*mdp)->topics[0].err)
-                t = &(*mdp)->topics[0];
-        rd_kafka_topic_destroy(rkt);
-        return t;
-}
-
 /* Until the topic has \p partitions partitions, each with a leader. */
 static void wait_partitions(rd_kafka_t *rk, const char *topic,
                             long partitions) {
@@ -477,7 +463,7 @@ static void wait_partitions(rd_kafka_t *rk, const char *topic,
         while (tk_now_ns() < deadline) {
                 const struct rd_kafka_metadata *md;
                 const rd_kafka_metadata_topic_t *t =
-                    topic_metadata(rk, topic, &md);
+                    tk_topic_metadata(rk, topic, 5000, &md);
                 int ok = t && t->partition_cnt == partitions, i;
                 for (i = 0; ok && i < t->partition_cnt; i++)
                         ok = t->partitions[i].leader >= 0 &&
@@ -530,7 +516,7 @@ static int cmd_admin(const char *what, const opts_t *o) {
         } else if (!strcmp(what, "leader")) {
                 const struct rd_kafka_metadata *md;
                 const rd_kafka_metadata_topic_t *t =
-                    topic_metadata(rk, o->topic, &md);
+                    tk_topic_metadata(rk, o->topic, 5000, &md);
                 if (!t || o->partition < 0 ||
                     o->partition >= t->partition_cnt)
                         bcu_die("no metadata for %s [%ld]", o->topic,
@@ -540,7 +526,7 @@ static int cmd_admin(const char *what, const opts_t *o) {
         } else if (!strcmp(what, "lag")) {
                 const struct rd_kafka_metadata *md;
                 const rd_kafka_metadata_topic_t *t =
-                    topic_metadata(rk, o->topic, &md);
+                    tk_topic_metadata(rk, o->topic, 5000, &md);
                 rd_kafka_topic_partition_list_t *parts;
                 rd_kafka_ListConsumerGroupOffsets_t *req;
                 const rd_kafka_group_result_t **groups;

@@ -1,9 +1,11 @@
 /*
- * bp_plugin.c - the plugin core: conf_init() and the interceptors that own
- * the bucket.priority.* properties and follow a configuration from
- * creation through copies to the client built from it, handing each step
- * to the producer side (partitioner/bp_producer.h) and the consumer side
- * (assignor/bp_consumer.h).
+ * bp_entry.c - the plugin's entry point, above both sides: conf_init()
+ * and the interceptors that own the bucket.priority.* properties and follow
+ * a configuration from creation through copies to the client built from
+ * it, handing each step to the producer side (partitioner/bp_producer.h)
+ * and the consumer side (assignor/bp_consumer.h, bp_consumer_conf.h). The
+ * state they share, and all that both sides call, is the core below them
+ * (plugin/).
  */
 #include <dlfcn.h>
 #include <stdio.h>
@@ -12,10 +14,13 @@
 
 #include "../include/bucket_priority.h"
 #include "../assignor/bp_consumer.h"
+#include "../assignor/bp_consumer_conf.h"
+#include "../assignor/bp_consumer_side.h"
 #include "../partitioner/bp_producer.h"
+#include "../partitioner/bp_producer_side.h"
+#include "../plugin/bp_client.h"
+#include "../plugin/bp_registry.h"
 #include "../shared/bp_properties.h"
-#include "bp_client.h"
-#include "bp_registry.h"
 
 const char *bp_version(void) {
         return BP_VERSION_STR;
@@ -24,17 +29,40 @@ const char *bp_version(void) {
 static rd_kafka_resp_err_t attach(rd_kafka_conf_t *conf, bp_client_t *c,
                                   char *errstr, size_t errstr_size);
 
-/* --- configuration time -------------------------------------------------- */
+/* --- the state, with both sides' parts ------------------------------------ */
 
-rd_kafka_conf_res_t bp_conf_set_own(bp_client_t *c, rd_kafka_conf_t *conf,
-                                    const char *name, const char *value,
-                                    char *errstr, size_t errstr_size) {
-        rd_kafka_conf_res_t r;
-        c->in_conf_set++;
-        r = rd_kafka_conf_set(conf, name, value, errstr, errstr_size);
-        c->in_conf_set--;
-        return r;
+static void client_destroy(bp_client_t *c) {
+        bp_producer_side_t *producer;
+        bp_consumer_side_t *consumer;
+
+        if (!c)
+                return;
+        producer = c->producer;
+        consumer = c->consumer;
+        bp_client_destroy(c); /* forgets its handles first */
+        bp_producer_side_destroy(producer);
+        bp_consumer_side_destroy(consumer);
 }
+
+/* A fresh state, or a copy of \p src's configuration-time state; NULL when
+ * out of memory. */
+static bp_client_t *client_new(const bp_client_t *src) {
+        bp_client_t *c = src ? bp_client_dup(src) : bp_client_new();
+
+        if (!c)
+                return NULL;
+        c->producer = src ? bp_producer_side_dup(src->producer)
+                          : bp_producer_side_new();
+        c->consumer = src ? bp_consumer_side_dup(src->consumer)
+                          : bp_consumer_side_new();
+        if (!c->producer || !c->consumer) {
+                client_destroy(c);
+                return NULL;
+        }
+        return c;
+}
+
+/* --- configuration time -------------------------------------------------- */
 
 static rd_kafka_conf_res_t on_conf_set(rd_kafka_conf_t *conf,
                                        const char *name,
@@ -75,7 +103,7 @@ static rd_kafka_resp_err_t on_conf_dup(rd_kafka_conf_t *new_conf,
                                        size_t filter_cnt,
                                        const char **filter,
                                        void *ic_opaque) {
-        bp_client_t *c = bp_client_dup(ic_opaque);
+        bp_client_t *c = client_new(ic_opaque);
         char errstr[256];
         size_t i;
 
@@ -91,7 +119,7 @@ static rd_kafka_resp_err_t on_conf_dup(rd_kafka_conf_t *new_conf,
 }
 
 static rd_kafka_resp_err_t on_conf_destroy(void *ic_opaque) {
-        bp_client_destroy(ic_opaque);
+        client_destroy(ic_opaque);
         return RD_KAFKA_RESP_ERR_NO_ERROR;
 }
 
@@ -121,21 +149,6 @@ static rd_kafka_resp_err_t on_destroy(rd_kafka_t *rk, void *ic_opaque) {
         return RD_KAFKA_RESP_ERR_NO_ERROR;
 }
 
-static void decide_mode(bp_client_t *c) {
-        char why[400];
-
-        if (!bp_config_is_touched(&c->cfg)) {
-                c->mode = BP_MODE_PASSTHROUGH;
-        } else if (bp_config_check_complete(&c->cfg, why, sizeof(why))) {
-                c->mode = BP_MODE_BROKEN;
-                snprintf(c->broken_reason, sizeof(c->broken_reason),
-                         "bucket-priority is not configured completely: %s",
-                         why);
-        } else {
-                c->mode = BP_MODE_ACTIVE;
-        }
-}
-
 static rd_kafka_resp_err_t on_new(rd_kafka_t *rk,
                                   const rd_kafka_conf_t *conf,
                                   void *ic_opaque,
@@ -163,7 +176,7 @@ static rd_kafka_resp_err_t on_new(rd_kafka_t *rk,
                               "not use the bucket partitioner");
         }
         c->rk = rk;
-        decide_mode(c);
+        bp_client_decide_mode(c);
         bp_key_matcher_init(&c->matcher, &c->cfg);
         bp_producer_on_new(c, rk, tconf);
         return bp_consumer_on_new(c, rk, conf, errstr, errstr_size);
@@ -180,7 +193,7 @@ static rd_kafka_resp_err_t attach(rd_kafka_conf_t *conf, bp_client_t *c,
         err = rd_kafka_conf_interceptor_add_on_conf_destroy(
             conf, BP_NAME, on_conf_destroy, c);
         if (err)
-                bp_client_destroy(c);
+                client_destroy(c);
         else if (!(err = rd_kafka_conf_interceptor_add_on_conf_set(
                        conf, BP_NAME, on_conf_set, c)) &&
                  !(err = rd_kafka_conf_interceptor_add_on_conf_dup(
@@ -198,7 +211,7 @@ static rd_kafka_resp_err_t attach(rd_kafka_conf_t *conf, bp_client_t *c,
 /* Loads the plugin's state into \p conf; the function table is bound. */
 static rd_kafka_resp_err_t load(rd_kafka_conf_t *conf, char *errstr,
                                 size_t errstr_size) {
-        bp_client_t *c = bp_client_new();
+        bp_client_t *c = client_new(NULL);
         rd_kafka_resp_err_t err;
 
         if (!c) {

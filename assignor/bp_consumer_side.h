@@ -1,0 +1,78 @@
+/*
+ * bp_consumer_side.h - what the client's state holds for the consumer side
+ * (c->consumer): the choices the consumer's configuration made, the
+ * rebalance callback put in front of the application's, the safety net's
+ * state, and what a bucket consumer tracks while it runs (bp_tracking.h).
+ * The entry point makes it with the client's state, copies it with the
+ * configuration and frees it with it.
+ */
+#ifndef BP_CONSUMER_SIDE_H
+#define BP_CONSUMER_SIDE_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "../plugin/bp_rdk.h"
+
+#include "bp_deliveries.h"
+#include "bp_held.h"
+
+struct bp_scheduler;
+
+typedef void(bp_rebalance_fn_t)(rd_kafka_t *rk,
+                                rd_kafka_resp_err_t err,
+                                rd_kafka_topic_partition_list_t *partitions,
+                                void *opaque);
+
+typedef struct bp_consumer_side {
+        /* Configuration time (copied with the configuration). */
+        char base_group_id[256];   /**< group.id as the user set it. */
+        char user_strategy[128];   /**< partition.assignment.strategy. */
+        int group_protocol_consumer; /**< group.protocol=consumer seen. */
+        int refresh_user_set;      /**< The user chose the refresh. */
+        unsigned sched_user_set;   /**< Bit i: the user set the i-th
+                                    *   property tuned for a consumer of
+                                    *   several buckets
+                                    *   (bp_consumer_conf.c). */
+        unsigned sched_set;        /**< Bit i: we set it (a bucket list). */
+        uint64_t consumer_mask;    /**< Bit b: this consumer serves b. */
+
+        /* Run time, from on_new() on. */
+        _Atomic int64_t safety_layout_tried_ms; /**< Last metadata try. */
+        /** The application's own rebalance callback, which
+         *  bp_rebalance_chain() calls with the mapped list (NULL: none). */
+        bp_rebalance_fn_t *app_rebalance_cb;
+        /** The list bp_rebalance_chain() is handing the application right
+         *  now (its poll thread only): given to bp_assignment_map() again by
+         *  an application that chains it, it is copied, not mapped twice. */
+        const rd_kafka_topic_partition_list_t *mapped_in_flight;
+        /** Consumer taking rebalances as events it does not map: 1 once it
+         *  asked to join its group; the safety net then pauses whatever it
+         *  is assigned (bp_consumer.c). */
+        _Atomic int unmapped_joined;
+        /** Its group's commits at the last rebalance, and the layout it
+         *  read with then (bp_offsets.c). */
+        struct {
+                int64_t *commits;
+                int32_t cnt;
+                const bp_layout_t *layout;
+        } change_seen;
+
+        /* An active bucket consumer, from on_new() to on_destroy()
+         * (bp_tracking.c): */
+        int tracking;                /**< What follows is kept. */
+        bp_deliveries_t deliveries;  /**< Records each bucket delivered. */
+        bp_held_t held;              /**< Partitions held, their lag. */
+        struct bp_scheduler *sched;  /**< Several buckets: the scheduler. */
+} bp_consumer_side_t;
+
+/** A fresh consumer side, or NULL (no memory). */
+bp_consumer_side_t *bp_consumer_side_new(void);
+
+/** A copy of \p src's configuration-time part (for on_conf_dup), or NULL. */
+bp_consumer_side_t *bp_consumer_side_dup(const bp_consumer_side_t *src);
+
+/** Frees it. NULL is ignored. */
+void bp_consumer_side_destroy(bp_consumer_side_t *k);
+
+#endif /* BP_CONSUMER_SIDE_H */

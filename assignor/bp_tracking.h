@@ -1,0 +1,53 @@
+/*
+ * bp_tracking.h - the hooks that keep what an active bucket consumer tracks
+ * while it runs (c->consumer, bp_consumer_side.h): the records each bucket
+ * delivered (bp_deliveries.h), the partitions it holds (bp_held.h) and, for
+ * a consumer of several buckets, its scheduler (bp_scheduler.h); from
+ * creation, through every record and rebalance, to destruction.
+ */
+#ifndef BP_TRACKING_H
+#define BP_TRACKING_H
+
+#include "../plugin/bp_rdk.h"
+
+#include "../plugin/bp_client.h"
+#include "../shared/bp_layout.h"
+
+/**
+ * Called from on_new() for every client: for an active bucket consumer,
+ * starts counting (its own on_consume and on_destroy interceptors) and,
+ * when it serves more than one bucket, starts the scheduler. Failure only
+ * means no statistics or no scheduling (logged).
+ */
+void bp_tracking_on_new(bp_client_t *c,
+                        rd_kafka_t *rk,
+                        const rd_kafka_conf_t *conf);
+
+/**
+ * Called by bp_offsets_decide() with the group's committed offsets of every
+ * partition of the bucket topic (RD_KAFKA_OFFSET_INVALID when none): where
+ * a newly assigned partition starts, before the consumer has a position.
+ */
+void bp_tracking_committed(bp_client_t *c,
+                           const rd_kafka_topic_partition_list_t *all);
+
+/**
+ * Called by bp_assignment_map() with the list the application is about to
+ * assign (start offsets decided) and the layout it was mapped with: it
+ * becomes the held set, and the scheduler pauses or resumes its partitions
+ * for the current lags before rd_kafka_assign(): no record of a lower
+ * bucket slips through a rebalance.
+ */
+void bp_tracking_assigning(bp_client_t *c,
+                           rd_kafka_t *rk,
+                           const rd_kafka_topic_partition_list_t *assigned,
+                           const bp_layout_t *layout);
+
+/**
+ * Called by the rebalance callbacks before they unassign (revocation, lost
+ * partitions, errors): nothing is held until the next assignment, and no
+ * pause is in progress when this returns.
+ */
+void bp_tracking_revoking(bp_client_t *c);
+
+#endif /* BP_TRACKING_H */
