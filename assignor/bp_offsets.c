@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "bp_change.h"
+#include "bp_config_lookup.h"
 #include "bp_connection.h"
 #include "bp_consumer_side.h"
 #include "bp_offsets.h"

@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "bp_config.h"
+#include "bp_config_lookup.h"
 #include "bp_layout.h"
 
 #define PREFIX "bucket.priority."

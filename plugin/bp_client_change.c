@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../shared/bp_change.h"
+#include "../shared/bp_config_lookup.h"
 #include "bp_client_change.h"
 
 /* "critical 8-11, bulk 6-7": each bucket's partitions as ranges. */

@@ -72,18 +72,6 @@ typedef struct bp_change_plan {
 } bp_change_plan_t;
 
 /**
- * Fills \p next with the configuration the change of \p cfg moves to: cfg
- * with next.buckets, next.allocation and next.layout where set, and its
- * fallback resolved against the next buckets. Returns 0, or -1 with
- * \p errstr naming the property and why (counts that differ, a fallback
- * bucket the change removes, a built-in fallback partitioner).
- */
-int bp_change_next_config(const bp_config_t *cfg,
-                          bp_config_t *next,
-                          char *errstr,
-                          size_t errstr_size);
-
-/**
  * Plans the change of \p cfg (cfg->next.set) at \p partition_cnt. Returns
  * a plan (free it with bp_change_plan_destroy()), or NULL with \p errstr
  * when a layout cannot be computed. A plan that cannot be followed past

@@ -15,7 +15,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "bp_change.h"
+#include "bp_config_lookup.h"
+#include "bp_config_next.h"
 #include "bp_escape.h"
 #include "bp_fallback.h"
 #include "bp_list.h"
@@ -60,17 +61,6 @@ static bp_set_result_t fail(char *errstr,
 static const char *shown(const char *item, size_t len, char *out) {
         bp_escape(item, len, 40, out, SHOWN_SIZE);
         return out;
-}
-
-int bp_config_find_bucket(const bp_config_t *cfg,
-                          const char *name,
-                          size_t len) {
-        int i;
-        for (i = 0; i < cfg->bucket_cnt; i++)
-                if (cfg->buckets[i].name_len == len &&
-                    !memcmp(cfg->buckets[i].name, name, len))
-                        return i;
-        return -1;
 }
 
 static int contains(const char *hay, size_t hay_len, const char *needle,
@@ -366,7 +356,7 @@ static bp_set_result_t check_next(bp_config_t *c, const char *setting,
         if (!c->next.set || c->bucket_cnt == 0 || c->allocation_cnt == 0 ||
             (nb != na && !(c->next.bucket_cnt && c->next.allocation_cnt)))
                 return BP_SET_OK;
-        if (bp_change_next_config(c, &nx, why, sizeof(why)))
+        if (bp_config_next(c, &nx, why, sizeof(why)))
                 return fail(err, errsz, setting, value, "%s", why);
         return BP_SET_OK;
 }
@@ -579,7 +569,7 @@ int bp_config_check_complete(const bp_config_t *cfg,
         else if (cfg->allocation_cnt == 0)
                 missing = BP_PROP_ALLOCATION;
         if (!missing && cfg->next.set &&
-            bp_change_next_config(cfg, &next, errstr, errstr_size))
+            bp_config_next(cfg, &next, errstr, errstr_size))
                 return -1;
         if (!missing)
                 return 0;

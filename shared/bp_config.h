@@ -152,11 +152,6 @@ int bp_config_check_complete(const bp_config_t *cfg,
 /** Returns 1 if any bucket.priority.* property was set at all. */
 int bp_config_is_touched(const bp_config_t *cfg);
 
-/** Index of the bucket named [name, name+len), or -1. */
-int bp_config_find_bucket(const bp_config_t *cfg,
-                          const char *name,
-                          size_t len);
-
 /**
  * Parses one allocation item ("70%", " 33.5 ") into units of
  * 1/BP_ALLOCATION_UNITS. Returns 0 on success, else -1 with \p why set to

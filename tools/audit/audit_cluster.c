@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "audit_change.h"
+#include "bp_config_lookup.h"
 #include "audit_classify.h"
 #include "audit_report.h"
 #include "bp_connection.h"
