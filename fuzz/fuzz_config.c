@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bp_change.h"
 #include "bp_config.h"
 #include "bp_config_lookup.h"
 #include "bp_layout.h"
@@ -58,7 +59,9 @@ static const char *const property[] = {
     PREFIX "layout",     PREFIX "within",
     PREFIX "fallback.partitioner", PREFIX "bucket",
     PREFIX "group.per.bucket",     PREFIX "fallback.assignor",
-    PREFIX "schedule",   PREFIX "lag.threshold"};
+    PREFIX "schedule",   PREFIX "lag.threshold",
+    PREFIX "next.buckets", PREFIX "next.allocation",
+    PREFIX "next.layout",  PREFIX "next.step"};
 #define PROPERTY_CNT (sizeof(property) / sizeof(property[0]))
 
 /* A heap copy of [s, s+len) with exactly len bytes, not terminated. */
@@ -319,6 +322,47 @@ static void check_stable_walk(const bp_config_t *cfg, const bp_layout_t *l) {
                 CHECK(min > l->partition_cnt);
 }
 
+/* A layout change's plan at \p P: every step's routing writes each bucket
+ * only to partitions it reads now, every reader is a bucket or nobody,
+ * drains only at consumer steps. */
+static void check_change(const bp_config_t *cfg, int32_t P, char *err,
+                         size_t errsz) {
+        bp_change_plan_t *pl = bp_change_plan_new(cfg, P, err, errsz);
+        uint8_t *drain;
+        int s, b;
+        int32_t i, p;
+
+        if (!pl) {
+                CHECK(terminated(err, errsz));
+                return;
+        }
+        CHECK(pl->step_cnt == 3 || pl->step_cnt == 5);
+        drain = malloc((size_t)P);
+        CHECK(drain);
+        for (s = 1; s <= pl->step_cnt; s++) {
+                bp_layout_t *w = bp_change_route_layout(pl, s);
+                bp_layout_t *r = bp_change_read_layout(pl, s);
+                CHECK(w && r);
+                for (b = 0; b < cfg->bucket_cnt; b++)
+                        for (i = 0; i < w->count[b]; i++) {
+                                p = w->partitions[w->first[b] + i];
+                                CHECK(p >= 0 && p < P);
+                                CHECK(pl->from->bucket_of[p] == b);
+                        }
+                for (p = 0; p < P; p++)
+                        CHECK(r->bucket_of[p] < cfg->bucket_cnt ||
+                              r->bucket_of[p] == BP_LAYOUT_NOBODY);
+                if (bp_change_step_kind(pl, s) == BP_STEP_PRODUCERS)
+                        CHECK(bp_change_drain(pl, s, drain) == 0);
+                else
+                        CHECK(bp_change_drain(pl, s, drain) <= P);
+                bp_layout_destroy(w);
+                bp_layout_destroy(r);
+        }
+        free(drain);
+        bp_change_plan_destroy(pl);
+}
+
 static void check_layouts(const bp_config_t *base, const int32_t *counts,
                           int count_cnt, size_t errsz) {
         bp_config_t cfg = *base;
@@ -361,6 +405,10 @@ static void check_layouts(const bp_config_t *base, const int32_t *counts,
                 }
                 bp_layout_destroy(big);
         }
+
+        if (base->next.set)
+                for (i = 0; i < count_cnt; i++)
+                        check_change(base, counts[i], err, errsz);
 
         /* Out of range counts are refused, never computed. */
         CHECK(!bp_layout_compute(&cfg, 0, err, errsz));
@@ -500,7 +548,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 if (bp_config_check_complete(&cfg, err, errsz) != 0) {
                         CHECK(terminated(err, errsz));
                         CHECK(!cfg.topic_set || cfg.bucket_cnt == 0 ||
-                              cfg.allocation_cnt == 0);
+                              cfg.allocation_cnt == 0 || cfg.next.set);
                         free(err);
                         continue;
                 }
@@ -510,12 +558,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 for (i = 0; i < cfg.allocation_cnt; i++)
                         check_allocation_round_trip(cfg.allocation[i],
                                                     h >> (i % 24));
-                /* Layouts depend only on the buckets and allocations:
-                 * recompute when those changed, a few times per input. */
+                /* Layouts depend only on the buckets, allocations and a
+                 * change's next.* values: recompute when those changed, a
+                 * few times per input. */
                 if (checks < MAX_LAYOUT_CHECKS &&
                     (last_checked.bucket_cnt != cfg.bucket_cnt ||
                      memcmp(last_checked.allocation, cfg.allocation,
-                            sizeof(cfg.allocation)))) {
+                            sizeof(cfg.allocation)) ||
+                     memcmp(&last_checked.next, &cfg.next,
+                            sizeof(cfg.next)))) {
                         int32_t all[MAX_COUNTS + 2];
                         int all_cnt = count_cnt;
                         memcpy(all, counts, sizeof(counts));
