@@ -19,6 +19,7 @@
 #include "../partitioner/bp_producer.h"
 #include "../partitioner/bp_producer_side.h"
 #include "../plugin/bp_client.h"
+#include "../plugin/bp_client_change.h"
 #include "../plugin/bp_registry.h"
 #include "../shared/bp_properties.h"
 
@@ -178,6 +179,7 @@ static rd_kafka_resp_err_t on_new(rd_kafka_t *rk,
         c->rk = rk;
         bp_client_decide_mode(c);
         bp_key_matcher_init(&c->matcher, &c->cfg);
+        bp_client_change_homes(c);
         bp_producer_on_new(c, rk, tconf);
         return bp_consumer_on_new(c, rk, conf, errstr, errstr_size);
 }

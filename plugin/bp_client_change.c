@@ -10,6 +10,7 @@
 
 #include "../shared/bp_change.h"
 #include "../shared/bp_config_lookup.h"
+#include "../shared/bp_config_next.h"
 #include "bp_client_change.h"
 
 /* "critical 8-11, bulk 6-7": each bucket's partitions as ranges. */
@@ -53,7 +54,7 @@ static int is_consumer(const bp_client_t *c) {
 
 /* What a plan means for this client, logged; the client's layout. */
 static bp_layout_t *change_layout(bp_client_t *c, bp_change_plan_t *pl) {
-        int step = c->cfg.next.step, b, served = 0, i;
+        int step = c->cfg.next.step, served = 0, i;
         bp_layout_t *l;
         char fp[9], next_fp[9], parts[400];
 
@@ -79,13 +80,6 @@ static bp_layout_t *change_layout(bp_client_t *c, bp_change_plan_t *pl) {
                            : bp_change_route_layout(pl, step);
         if (!l)
                 return NULL;
-        for (b = 0; b < c->cfg.bucket_cnt; b++) {
-                c->change_home[b] = -1;
-                if (pl->target[b] >= 0 &&
-                    bp_config_find_bucket(&pl->next, c->cfg.buckets[b].name,
-                                          c->cfg.buckets[b].name_len) < 0)
-                        c->change_home[b] = pl->same[pl->target[b]];
-        }
         for (i = 0; i < c->cfg.consumer_bucket_cnt; i++)
                 served += l->count[c->cfg.consumer_buckets[i]];
         if (is_consumer(c) && served == 0)
@@ -106,6 +100,27 @@ static bp_layout_t *change_layout(bp_client_t *c, bp_change_plan_t *pl) {
                       is_consumer(c) ? "consumer" : "producer",
                       is_consumer(c) ? "reads" : "writes", fp, parts, next_fp);
         return l;
+}
+
+void bp_client_change_homes(bp_client_t *c) {
+        bp_config_t next;
+        char err[256];
+        int b, t;
+
+        for (b = 0; b < BP_MAX_BUCKETS; b++)
+                c->change_home[b] = -1;
+        if (!c->cfg.next.set || bp_config_next(&c->cfg, &next, err,
+                                               sizeof(err)))
+                return;
+        for (b = 0; b < c->cfg.bucket_cnt; b++) {
+                if (bp_config_find_bucket(&next, c->cfg.buckets[b].name,
+                                          c->cfg.buckets[b].name_len) >= 0 ||
+                    next.fallback_bucket < 0)
+                        continue; /* kept, or discarded after the change */
+                t = next.fallback_bucket;
+                c->change_home[b] = bp_config_find_bucket(
+                    &c->cfg, next.buckets[t].name, next.buckets[t].name_len);
+        }
 }
 
 bp_layout_t *bp_client_compute_layout(bp_client_t *c,

@@ -19,4 +19,11 @@ bp_layout_t *bp_client_compute_layout(bp_client_t *c,
                                       char *errstr,
                                       size_t errstr_size);
 
+/**
+ * Sets c->change_home from the configuration, once, before the client's
+ * threads run: for each bucket a layout change removes, the bucket that
+ * reads its records after it (-1 for the others, and without a change).
+ */
+void bp_client_change_homes(bp_client_t *c);
+
 #endif /* BP_CLIENT_CHANGE_H */
