@@ -96,6 +96,7 @@ static void test_drained_when_commit_at_end(void **state) {
         assert_int_equal(a.change->parts[0].drain_group, 1); /* app.bulk */
         assert_int_equal(count_kind(&a, AUDIT_F_WAIT), 0);
         assert_int_equal(audit_exit_status(&a), 0);
+        audit_change_destroy(&a);
         audit_destroy(&a);
 }
 
@@ -122,6 +123,7 @@ static void test_wait_when_behind_or_moving(void **state) {
         /* a fault outranks waiting */
         audit_add_finding(&a, AUDIT_F_DOUBLE_READ, 0, 0, -1, -1, 0, "x");
         assert_int_equal(audit_exit_status(&a), 1);
+        audit_change_destroy(&a);
         audit_destroy(&a);
 }
 
@@ -137,6 +139,7 @@ static void test_later_commit_counts(void **state) {
         audit_change_judge(&a);
         assert_int_equal(a.change->not_drained, 0);
         assert_int_equal(a.change->parts[0].commit, 10);
+        audit_change_destroy(&a);
         audit_destroy(&a);
 }
 
@@ -172,6 +175,7 @@ static void test_misplaced_records_and_their_layout(void **state) {
                         assert_non_null(
                             strstr(a.findings[i].text, "\"bulk-2\""));
         assert_int_equal(audit_exit_status(&a), 1);
+        audit_change_destroy(&a);
         audit_destroy(&a);
 }
 
@@ -194,6 +198,7 @@ static void test_old_records_past_the_commit(void **state) {
         audit_change_judge(&a);
         assert_non_null(strstr(first_of(&a, AUDIT_F_STEP_MISPLACED)->text,
                                "fit the current layout"));
+        audit_change_destroy(&a);
         audit_destroy(&a);
 }
 
@@ -218,6 +223,7 @@ static void test_group_reading_with_another_layout(void **state) {
         assert_non_null(strstr(f->text, "a member of app.bulk reads with "
                                         "another layout"));
         assert_non_null(strstr(f->text, a.change->reads.fingerprint));
+        audit_change_destroy(&a);
         audit_destroy(&a);
 }
 
@@ -239,16 +245,19 @@ static void test_fingerprints_and_mapping(void **state) {
         bp_layout_destroy(r);
         assert_ptr_equal(a.read_layout, a.change->read_layout);
         assert_int_equal(a.read_layout->count[0], 10); /* critical */
+        audit_change_destroy(&a);
         audit_destroy(&a);
         /* step 4 is the consumers' last: the next layout itself */
         audit_at(&a, "4", 10);
         bp_layout_fingerprint(a.change->plan->to, &a.change->plan->next, fp);
         assert_string_equal(a.change->reads.fingerprint, fp);
         assert_int_equal(a.change->check_step, 4);
+        audit_change_destroy(&a);
         audit_destroy(&a);
         audit_at(&a, "5", 10);
         assert_int_equal(a.change->check_step, 0);
         assert_string_equal(a.change->writes.fingerprint, fp);
+        audit_change_destroy(&a);
         audit_destroy(&a);
 }
 
@@ -268,6 +277,7 @@ static void test_step_beyond_the_plan(void **state) {
         assert_int_equal(audit_change_init(&a, err, sizeof(err)), -1);
         assert_non_null(strstr(err, "bucket.priority.next.step=4: at 12 "
                                     "partitions this change has 3 steps"));
+        audit_change_destroy(&a);
         audit_destroy(&a);
 }
 

@@ -169,6 +169,13 @@ static int64_t now_ms(void) {
         return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
 }
 
+/* Frees \p a with its layout change (the change first: the model does not
+ * know it). */
+static void free_audit(audit_t *a) {
+        audit_change_destroy(a);
+        audit_destroy(a);
+}
+
 /* One audit of the cluster; prints it and returns the exit status. */
 static int audit_once(audit_cluster_t *c, const bp_config_t *cfg,
                       const char *group, int records, int32_t growth_to,
@@ -189,11 +196,11 @@ static int audit_once(audit_cluster_t *c, const bp_config_t *cfg,
         if (audit_init(&a, cfg, group, n, err, sizeof(err)))
                 return bad(err);
         if (audit_change_init(&a, err, sizeof(err))) {
-                audit_destroy(&a);
+                free_audit(&a);
                 return bad(err);
         }
         if (grown_from && add_past(&a, grown_from)) {
-                audit_destroy(&a);
+                free_audit(&a);
                 return 2;
         }
         started = now_ms();
@@ -221,7 +228,7 @@ static int audit_once(audit_cluster_t *c, const bp_config_t *cfg,
         fflush(stdout);
         rc = audit_exit_status(&a);
         bp_layout_destroy(growth);
-        audit_destroy(&a);
+        free_audit(&a);
         return rc;
 }
 

@@ -10,10 +10,8 @@
 #define BP_LAYOUT_CHANGE_H
 
 #include <stdint.h>
-#include <stdio.h>
 
 #include "bp_config.h"
-#include "bp_layout.h"
 
 /**
  * Prints the plan of the change \p cfg describes (cfg->next.set) at
@@ -25,9 +23,5 @@
  */
 int bp_layout_change_print(const bp_config_t *cfg, int32_t partition_cnt,
                            const char *group_id, int json);
-
-/** Prints bucket \p b's partitions of \p l as ranges ("0-3,8,10-11"), or
- *  "(none)". */
-void bp_layout_print_ranges(FILE *f, const bp_layout_t *l, int b);
 
 #endif /* BP_LAYOUT_CHANGE_H */

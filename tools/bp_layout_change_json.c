@@ -2,11 +2,13 @@
  * bp_layout_change_json.c - bp-layout's change plan as one JSON document
  * (shape in docs/operations.md): the same as the text, field by field.
  */
+#include "bp_layout_change_json.h"
+
 #include <stdlib.h>
 #include <string.h>
 
 #include "bp_escape.h"
-#include "bp_layout_change_int.h"
+#include "bp_layout_change_plan.h"
 
 static void json_list(FILE *f, const int32_t *p, int32_t n) {
         int32_t i;

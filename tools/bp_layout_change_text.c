@@ -4,10 +4,12 @@
  * (who rolls, what to drain first and the command that checks it, what to
  * set, where producers write and consumers read).
  */
+#include "bp_layout_change_text.h"
+
 #include <stdlib.h>
 #include <string.h>
 
-#include "bp_layout_change_int.h"
+#include "bp_layout_change_plan.h"
 #include "bp_properties.h"
 
 static void text_layout(const char *title, const bp_config_t *c,

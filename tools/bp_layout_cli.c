@@ -23,6 +23,7 @@
 #include "bp_escape.h"
 #include "bp_layout.h"
 #include "bp_layout_change.h"
+#include "bp_layout_change_plan.h"
 #include "bp_list.h"
 
 #define MAX_STEPS 64

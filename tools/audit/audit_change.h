@@ -70,7 +70,8 @@ int audit_change_alloc_commits(audit_t *a);
  *  groups reading with another layout. Call once everything was read. */
 void audit_change_judge(audit_t *a);
 
-/** Frees a->change (if any). */
+/** Frees a->change (if any, even one audit_change_init() failed to
+ *  complete); call it before audit_destroy(). */
 void audit_change_destroy(audit_t *a);
 
 #endif /* AUDIT_CHANGE_H */

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "audit_change.h"
-#include "audit_report.h"
+#include "audit_ranges.h"
 #include "bp_escape.h"
 
 /* "critical 8-11, bulk 6-7" */

@@ -4,8 +4,6 @@
  */
 #include "audit_model.h"
 
-#include "audit_change.h"
-
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -210,7 +208,6 @@ void audit_destroy(audit_t *a) {
         free(a->parts);
         free(a->history);
         free(a->past);
-        audit_change_destroy(a);
         bp_layout_destroy(a->layout);
         memset(a, 0, sizeof(*a));
 }

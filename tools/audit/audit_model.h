@@ -115,7 +115,9 @@ typedef struct audit {
         int finding_cnt, finding_cap;
         int routing_records; /**< Records per partition read (N). */
         struct audit_change *change; /**< A layout change under way
-                                      *   (audit_change.h), or NULL. */
+                                      *   (audit_change.h), or NULL;
+                                      *   audit_change_destroy() frees
+                                      *   it. */
         const bp_layout_t *read_layout; /**< The layout consumers map
                                          *   with, when not layout (a
                                          *   change's step); not owned. */
@@ -158,7 +160,8 @@ int audit_exit_status(const audit_t *a);
 /** The finding kind's name in the JSON ("misrouted", ...). */
 const char *audit_finding_name(audit_finding_kind_t kind);
 
-/** Frees everything \p a holds (not cfg). */
+/** Frees everything \p a holds (not cfg, nor a->change: call
+ *  audit_change_destroy() first). */
 void audit_destroy(audit_t *a);
 
 #endif /* AUDIT_MODEL_H */

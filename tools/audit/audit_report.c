@@ -7,6 +7,7 @@
 
 #include "audit_change_report.h"
 #include "audit_lag.h"
+#include "audit_ranges.h"
 #include "bp_escape.h"
 
 #define JSON_STR_SIZE (6 * 512 + 1)
@@ -43,25 +44,6 @@ static const char *finding_label(audit_finding_kind_t kind) {
         return kind == AUDIT_F_WAIT        ? "WAIT "
                : kind == AUDIT_F_UNCHECKED ? "UNCHECKED"
                                            : "note ";
-}
-
-void audit_format_ranges(char *buf, size_t size, const int32_t *p,
-                         int32_t n) {
-        size_t at = 0;
-        int32_t i, j;
-        buf[0] = '\0';
-        if (n == 0)
-                snprintf(buf, size, "-");
-        for (i = 0; i < n && at < size; i = j + 1) {
-                j = i;
-                while (j + 1 < n && p[j + 1] == p[j] + 1)
-                        j++;
-                at += (size_t)snprintf(buf + at, size - at, "%s%d",
-                                       i ? "," : "", (int)p[i]);
-                if (j > i && at < size)
-                        at += (size_t)snprintf(buf + at, size - at, "-%d",
-                                               (int)p[j]);
-        }
 }
 
 static const int32_t *bucket_parts(const bp_layout_t *l, int b) {

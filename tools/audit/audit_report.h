@@ -9,11 +9,6 @@
 
 #include "audit_model.h"
 
-/** Writes \p p[0..n-1] as ranges ("0-3,8,10-11"; "-" when empty) into
- *  \p buf, truncated to fit. */
-void audit_format_ranges(char *buf, size_t size, const int32_t *p,
-                         int32_t n);
-
 /** bp-audit's exit statuses (audit_exit_status() gives one). */
 typedef enum {
         AUDIT_HEALTHY     = 0, /**< everything checked, no fault */

@@ -1,18 +1,20 @@
 /*
- * bp_layout_change_int.h - what bp-layout's change plan printers (text in
- * bp_layout_change_text.c, JSON in bp_layout_change_json.c) share from
- * bp_layout_change.c: the properties of a step, the bp-audit command that
- * checks a drain, and the partitions to drain grouped by old reader.
+ * bp_layout_change_plan.h - what bp-layout's change plan printers (text in
+ * bp_layout_change_text.c, JSON in bp_layout_change_json.c) share: the
+ * properties of a step, the bp-audit command that checks a drain, the
+ * partitions to drain grouped by old reader, and partition lists as
+ * ranges (bp_layout_cli.c prints layouts with them too).
  */
-#ifndef BP_LAYOUT_CHANGE_INT_H
-#define BP_LAYOUT_CHANGE_INT_H
+#ifndef BP_LAYOUT_CHANGE_PLAN_H
+#define BP_LAYOUT_CHANGE_PLAN_H
 
 #include <stdint.h>
 #include <stdio.h>
 
 #include "bp_change.h"
 #include "bp_change_steps.h"
-#include "bp_layout_change.h"
+#include "bp_config.h"
+#include "bp_layout.h"
 
 /* A list value: every bucket's name or allocation, ", " between. */
 #define LIST_SIZE (BP_MAX_BUCKETS * (BP_MAX_NAME_LEN + 2) + 1)
@@ -32,6 +34,10 @@ const char *bp_lc_layout_name(bp_layout_kind_t k);
 
 /** Prints p[0..n-1] as ranges ("0-3,8,10-11"), or "(none)". */
 void bp_lc_print_list(FILE *f, const int32_t *p, int32_t n);
+
+/** Prints bucket \p b's partitions of \p l as ranges ("0-3,8,10-11"), or
+ *  "(none)". */
+void bp_layout_print_ranges(FILE *f, const bp_layout_t *l, int b);
 
 /** "critical, bulk" (names) or "50%, 50%" (\p allocations) of \p c. */
 void bp_lc_list_value(char *buf, size_t size, const bp_config_t *c,
@@ -73,12 +79,4 @@ void bp_lc_each_drain_group(const bp_config_t *cfg, const bp_change_plan_t *pl,
                                        int first),
                             void *ctx);
 
-/** The readable plan; the exit status (0, 1 refused, 2 out of memory). */
-int bp_lc_print_text(const bp_config_t *cfg, const bp_change_plan_t *pl,
-                     const char *group_id, int32_t *scratch);
-
-/** The JSON plan; the exit status as bp_lc_print_text(). */
-int bp_lc_print_json(const bp_config_t *cfg, const bp_change_plan_t *pl,
-                     const char *group_id, int32_t *scratch);
-
-#endif /* BP_LAYOUT_CHANGE_INT_H */
+#endif /* BP_LAYOUT_CHANGE_PLAN_H */
