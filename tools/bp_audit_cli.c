@@ -28,6 +28,7 @@
 #include "audit/audit_change.h"
 #include "audit/audit_classify.h"
 #include "audit/audit_cluster.h"
+#include "audit/audit_groups.h"
 #include "audit/audit_owner.h"
 #include "audit/audit_props.h"
 #include "audit/audit_report.h"

@@ -16,7 +16,6 @@
 #include "bp_connection.h"
 #include "bp_list.h"
 
-#define MAX_GROUPS 256
 
 /* librdkafka's own log lines (connection retries...) would bury the report;
  * every failure that matters reaches the user through bp-audit's message. */
@@ -174,228 +173,12 @@ void audit_cluster_watermarks(audit_cluster_t *c, audit_t *a) {
         }
 }
 
-static rd_kafka_AdminOptions_t *options(audit_cluster_t *c,
-                                        rd_kafka_admin_op_t op) {
-        rd_kafka_AdminOptions_t *o = rd_kafka_AdminOptions_new(c->admin, op);
-        char e[256];
-        rd_kafka_AdminOptions_set_request_timeout(o, c->timeout_ms, e,
-                                                  sizeof(e));
-        return o;
-}
-
-/* Waits for the result event of \p type of an Admin request on \p q.
- * NULL when the request failed or got no answer in time, after recording
- * the finding "<what>: <why>" (the check \p what names is then not done). */
-static rd_kafka_event_t *admin_result(audit_cluster_t *c, audit_t *a,
-                                      rd_kafka_queue_t *q, int type,
-                                      const char *what) {
-        rd_kafka_event_t *ev;
-        while ((ev = rd_kafka_queue_poll(q, c->timeout_ms + 1000))) {
-                if (rd_kafka_event_type(ev) == type)
-                        break;
-                rd_kafka_event_destroy(ev);
-        }
-        if (!ev)
-                c->abandoned = 1;
-        else if (!rd_kafka_event_error(ev))
-                return ev;
-        audit_add_finding(a, AUDIT_F_UNCHECKED, -1, -1, -1, -1, 0, "%s: %s",
-                          what,
-                          ev ? rd_kafka_event_error_string(ev)
-                             : "no answer within the timeout");
-        if (ev)
-                rd_kafka_event_destroy(ev);
-        return NULL;
-}
-
-/* The buckets named by "b1+b2+..." (the suffix of a multi-bucket group),
- * or 0 if it names anything else. */
-static int parse_bucket_suffix(const bp_config_t *cfg, const char *s,
-                               int *buckets) {
-        int n = 0;
-        while (*s) {
-                const char *plus = strchr(s, '+');
-                size_t len       = plus ? (size_t)(plus - s) : strlen(s);
-                int b            = bp_config_find_bucket(cfg, s, len);
-                if (b < 0 || n == BP_MAX_BUCKETS)
-                        return 0;
-                buckets[n++] = b;
-                if (!plus)
-                        break;
-                s = plus + 1;
-        }
-        return n;
-}
-
-static int has_group(const audit_t *a, const char *name) {
-        int g;
-        for (g = 0; g < a->group_cnt; g++)
-                if (!strcmp(a->groups[g].name, name))
-                        return 1;
-        return 0;
-}
-
-/* The groups of several buckets ("<base>.<b1>+<b2>"), from a listing. */
-static void list_multi_groups(audit_cluster_t *c, audit_t *a,
-                              rd_kafka_queue_t *q) {
-        rd_kafka_AdminOptions_t *o =
-            options(c, RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPS);
-        const rd_kafka_ConsumerGroupListing_t **l;
-        rd_kafka_event_t *ev;
-        size_t i, cnt, base = strlen(a->base_group);
-        int buckets[BP_MAX_BUCKETS], n;
-
-        rd_kafka_ListConsumerGroups(c->admin, o, q);
-        rd_kafka_AdminOptions_destroy(o);
-        ev = admin_result(c, a, q, RD_KAFKA_EVENT_LISTCONSUMERGROUPS_RESULT,
-                          "groups of several buckets not looked for: "
-                          "listing groups failed");
-        if (!ev)
-                return;
-        {
-                const rd_kafka_error_t **errs =
-                    rd_kafka_ListConsumerGroups_result_errors(
-                        rd_kafka_event_ListConsumerGroups_result(ev), &cnt);
-                for (i = 0; i < cnt; i++)
-                        if (rd_kafka_error_code(errs[i]) ==
-                            RD_KAFKA_RESP_ERR__UNSUPPORTED_FEATURE) {
-                                /* No ListGroups: no DescribeGroups either
-                                 * (the mock cluster); asking anyway makes
-                                 * librdkafka 2.0.2 abort. */
-                                c->no_groups_api = 1;
-                                audit_add_finding(
-                                    a, AUDIT_F_UNCHECKED, -1, -1, -1, -1, 0,
-                                    "ownership not checked: the cluster "
-                                    "does not support listing or "
-                                    "describing groups: %s",
-                                    rd_kafka_error_string(errs[i]));
-                                rd_kafka_event_destroy(ev);
-                                return;
-                        }
-        }
-        l = rd_kafka_ListConsumerGroups_result_valid(
-            rd_kafka_event_ListConsumerGroups_result(ev), &cnt);
-        for (i = 0; i < cnt && a->group_cnt < MAX_GROUPS; i++) {
-                const char *id = rd_kafka_ConsumerGroupListing_group_id(l[i]);
-                if (strncmp(id, a->base_group, base) || id[base] != '.' ||
-                    has_group(a, id))
-                        continue;
-                n = parse_bucket_suffix(a->cfg, id + base + 1, buckets);
-                if (n > 0)
-                        audit_add_group(a, id, buckets, n);
-        }
-        rd_kafka_event_destroy(ev);
-}
-
-static void read_member(audit_t *a, int g,
-                        const rd_kafka_MemberDescription_t *m) {
-        const rd_kafka_topic_partition_list_t *tp =
-            rd_kafka_MemberAssignment_partitions(
-                rd_kafka_MemberDescription_assignment(m));
-        int32_t *idx = NULL;
-        int n = 0, i;
-
-        if (tp && tp->cnt > 0)
-                idx = malloc((size_t)tp->cnt * sizeof(*idx));
-        for (i = 0; idx && i < tp->cnt; i++)
-                if (!strcmp(tp->elems[i].topic, a->cfg->topic))
-                        idx[n++] = tp->elems[i].partition;
-        audit_add_member(a, g, rd_kafka_MemberDescription_consumer_id(m),
-                         rd_kafka_MemberDescription_client_id(m),
-                         rd_kafka_MemberDescription_host(m), idx, n);
-        free(idx);
-}
-
-static int64_t now_ms(void) {
+int64_t audit_cluster_now_ms(void) {
         struct timespec ts;
         clock_gettime(CLOCK_MONOTONIC, &ts);
         return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
 }
 
-/* 1 for the answers of a group coordinator that is not ready yet (a
- * broker that has just started, or a coordinator that moved): worth
- * asking again. */
-static int coordinator_not_ready(const rd_kafka_error_t *e) {
-        rd_kafka_resp_err_t code = e ? rd_kafka_error_code(e) : 0;
-        return code == RD_KAFKA_RESP_ERR_NOT_COORDINATOR ||
-               code == RD_KAFKA_RESP_ERR_COORDINATOR_LOAD_IN_PROGRESS ||
-               code == RD_KAFKA_RESP_ERR_COORDINATOR_NOT_AVAILABLE;
-}
-
-/* One group per request: librdkafka 2.0.2 asserts (and aborts) when a
- * request for several groups fails as unsupported (the mock cluster).
- * Returns 1 when the group's coordinator was not ready and \p may_retry
- * allows asking again (nothing recorded then), else 0. */
-static int describe_group_once(audit_cluster_t *c, audit_t *a, int one,
-                               rd_kafka_queue_t *q, int may_retry) {
-        const char *names[1] = {a->groups[one].name};
-        const rd_kafka_ConsumerGroupDescription_t **d;
-        rd_kafka_AdminOptions_t *o =
-            options(c, RD_KAFKA_ADMIN_OP_DESCRIBECONSUMERGROUPS);
-        rd_kafka_event_t *ev;
-        char what[sizeof(a->groups->name) + 64];
-        size_t i, cnt, m;
-        int g, retry = 0;
-
-        rd_kafka_DescribeConsumerGroups(c->admin, names, 1, o, q);
-        rd_kafka_AdminOptions_destroy(o);
-        snprintf(what, sizeof(what),
-                 "ownership of %s not checked: describing the group failed",
-                 a->groups[one].name);
-        ev = admin_result(c, a, q,
-                          RD_KAFKA_EVENT_DESCRIBECONSUMERGROUPS_RESULT, what);
-        if (!ev)
-                return 0;
-        d = rd_kafka_DescribeConsumerGroups_result_groups(
-            rd_kafka_event_DescribeConsumerGroups_result(ev), &cnt);
-        for (i = 0; i < cnt; i++) {
-                const char *id = rd_kafka_ConsumerGroupDescription_group_id(d[i]);
-                const rd_kafka_error_t *e =
-                    rd_kafka_ConsumerGroupDescription_error(d[i]);
-                for (g = 0; g < a->group_cnt; g++)
-                        if (!strcmp(a->groups[g].name, id))
-                                break;
-                if (g == a->group_cnt)
-                        continue;
-                if (e && may_retry && coordinator_not_ready(e)) {
-                        retry = 1;
-                        continue;
-                }
-                if (e) {
-                        audit_add_finding(a, AUDIT_F_UNCHECKED, -1, -1, g, -1,
-                                          0,
-                                          "group %s not described: %s", id,
-                                          rd_kafka_error_string(e));
-                        continue;
-                }
-                a->groups[g].described = 1;
-                snprintf(a->groups[g].state, sizeof(a->groups[g].state), "%s",
-                         rd_kafka_consumer_group_state_name(
-                             rd_kafka_ConsumerGroupDescription_state(d[i])));
-                for (m = 0;
-                     m < rd_kafka_ConsumerGroupDescription_member_count(d[i]);
-                     m++)
-                        read_member(a, g,
-                                    rd_kafka_ConsumerGroupDescription_member(
-                                        d[i], (int)m));
-        }
-        rd_kafka_event_destroy(ev);
-        return retry;
-}
-
-/* Describes group \p one, asking again every half second while its
- * coordinator is not ready, up to the timeout. */
-static void describe_group(audit_cluster_t *c, audit_t *a, int one,
-                           rd_kafka_queue_t *q) {
-        int64_t deadline = now_ms() + c->timeout_ms;
-        while (describe_group_once(c, a, one, q, now_ms() < deadline))
-                usleep(500 * 1000);
-}
-
-/* Why the group reader \p rk got no answer: the first error librdkafka
- * handed it (the group coordinator refusing it: "Broker: Group
- * authorization failed"), or the authentication or TLS failure; "" if
- * none. */
 static void reader_failure(audit_cluster_t *c, rd_kafka_t *rk, char *buf,
                            size_t size) {
         rd_kafka_message_t *m;
@@ -416,8 +199,8 @@ static void reader_failure(audit_cluster_t *c, rd_kafka_t *rk, char *buf,
  * rd_kafka_committed(), which waits out a coordinator that is still
  * loading. (The Admin API's ListConsumerGroupOffsets crashes librdkafka
  * 2.0.2 when the coordinator answers so, as on a new cluster.) */
-static void read_offsets(audit_cluster_t *c, audit_t *a, int g,
-                         int64_t *out) {
+void audit_cluster_read_offsets(audit_cluster_t *c, audit_t *a, int g,
+                                int64_t *out) {
         rd_kafka_conf_t *conf = rd_kafka_conf_dup(c->conf);
         rd_kafka_topic_partition_list_t *tp = NULL;
         rd_kafka_resp_err_t err = RD_KAFKA_RESP_ERR__FAIL;
@@ -464,60 +247,6 @@ static void read_offsets(audit_cluster_t *c, audit_t *a, int g,
         rd_kafka_destroy(rk);
 }
 
-void audit_cluster_groups(audit_cluster_t *c, audit_t *a) {
-        const bp_config_t *cfg = a->cfg;
-        rd_kafka_queue_t *q;
-        char name[512], e[512];
-        int b, g;
-
-        if (!a->base_group[0]) {
-                audit_add_finding(a, AUDIT_F_UNCHECKED, -1, -1, -1, -1, 0,
-                                  "ownership and lag not checked: group.id "
-                                  "is not set (in --config or --group)");
-                return;
-        }
-        if (!cfg->group_per_bucket) {
-                if (cfg->consumer_bucket_cnt > 0)
-                        audit_add_group(a, a->base_group,
-                                        cfg->consumer_buckets,
-                                        cfg->consumer_bucket_cnt);
-        } else {
-                for (b = 0; b < cfg->bucket_cnt; b++) {
-                        snprintf(name, sizeof(name), "%s.%s", a->base_group,
-                                 cfg->buckets[b].name);
-                        audit_add_group(a, name, &b, 1);
-                }
-        }
-        /* A client of its own for each round of group requests: one the
-         * cluster leaves unanswered (the mock cluster has no DescribeGroups)
-         * wedges the client that sent it, even rd_kafka_destroy(); such a
-         * client is left to the process's exit, the audit goes on. */
-        c->admin = rd_kafka_new(RD_KAFKA_PRODUCER, rd_kafka_conf_dup(c->conf),
-                                e, sizeof(e));
-        if (!c->admin) {
-                audit_add_finding(a, AUDIT_F_UNCHECKED, -1, -1, -1, -1, 0,
-                                  "ownership and lag not checked: %s", e);
-                return;
-        }
-        c->abandoned = 0;
-        q = rd_kafka_queue_new(c->admin);
-        c->no_groups_api = 0;
-        if (cfg->group_per_bucket)
-                list_multi_groups(c, a, q);
-        for (g = 0; g < a->group_cnt && !c->abandoned && !c->no_groups_api;
-             g++)
-                describe_group(c, a, g, q);
-        for (g = 0; g < a->group_cnt; g++)
-                read_offsets(c, a, g, a->groups[g].committed);
-        if (!c->abandoned) {
-                rd_kafka_queue_destroy(q);
-                rd_kafka_destroy(c->admin);
-        }
-        c->admin = NULL;
-}
-
-/* Counts one fetched record or end-of-partition event; returns 1 once
- * its partition is done. */
 static int take(audit_t *a, const rd_kafka_message_t *m) {
         int32_t p = m->partition;
         audit_partition_t *pt;
@@ -550,7 +279,7 @@ void audit_cluster_routing(audit_cluster_t *c, audit_t *a, int records) {
         rd_kafka_queue_t *q   = rd_kafka_queue_new(c->rk);
         int32_t p, n = a->layout->partition_cnt;
         int pending = 0;
-        int64_t deadline = now_ms() + (int64_t)c->timeout_ms * 3;
+        int64_t deadline = audit_cluster_now_ms() + (int64_t)c->timeout_ms * 3;
 
         a->routing_records = records;
         for (p = 0; rkt && p < n; p++) {
@@ -574,7 +303,7 @@ void audit_cluster_routing(audit_cluster_t *c, audit_t *a, int records) {
                 pt->routing_started = 1;
                 pending++;
         }
-        while (pending > 0 && now_ms() < deadline) {
+        while (pending > 0 && audit_cluster_now_ms() < deadline) {
                 rd_kafka_message_t *m = rd_kafka_consume_queue(q, 200);
                 if (!m)
                         continue;
@@ -609,7 +338,7 @@ void audit_cluster_change_reread(audit_cluster_t *c, audit_t *a) {
                 return;
         for (g = 0; ch->committed_end && g < a->group_cnt; g++)
                 if (a->groups[g].offsets_read)
-                        read_offsets(c, a, g,
+                        audit_cluster_read_offsets(c, a, g,
                                      ch->committed_end + (size_t)g * (size_t)n);
 }
 

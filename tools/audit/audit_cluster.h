@@ -40,11 +40,6 @@ int32_t audit_cluster_partitions(audit_cluster_t *c, const char *topic,
 /** Low and high watermark of every partition. */
 void audit_cluster_watermarks(audit_cluster_t *c, audit_t *a);
 
-/** Adds the bucket groups (per bucket, and multi-bucket groups found by
- *  listing), describes them and reads their committed offsets. What could
- *  not be read becomes an "unchecked" finding. */
-void audit_cluster_groups(audit_cluster_t *c, audit_t *a);
-
 /** Reads the last \p records records of every partition and counts their
  *  keys (audit_count_key()). */
 void audit_cluster_routing(audit_cluster_t *c, audit_t *a, int records);
@@ -53,6 +48,15 @@ void audit_cluster_routing(audit_cluster_t *c, audit_t *a, int records);
  *  committed offsets read again, at the end of the audit, so that ends
  *  that move and commits that advance are seen. */
 void audit_cluster_change_reread(audit_cluster_t *c, audit_t *a);
+
+/** Reads group \p g's committed offsets into \p out (one per
+ *  partition); what could not be read becomes an "unchecked" finding
+ *  naming the cause (audit_groups.c reads them for every group). */
+void audit_cluster_read_offsets(audit_cluster_t *c, audit_t *a, int g,
+                                int64_t *out);
+
+/** Milliseconds of a monotonic clock, for the waits of the reads. */
+int64_t audit_cluster_now_ms(void);
 
 void audit_cluster_close(audit_cluster_t *c);
 
