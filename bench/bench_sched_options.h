@@ -1,0 +1,32 @@
+/*
+ * bench_sched_options.h - the scheduler benchmark's (bp-bench-scheduler)
+ * command line: the load, the setups it compares, and the options every
+ * part of it reads.
+ */
+#ifndef BENCH_SCHED_OPTIONS_H
+#define BENCH_SCHED_OPTIONS_H
+
+#define BSCH_MAX_ROUNDS 16
+
+/** The setups compared, in the order of a first round. */
+enum { BSCH_DEDICATED, BSCH_STRICT, BSCH_PLAIN, BSCH_SETUPS };
+
+/** "dedicated", "strict", "plain". */
+extern const char *const bsch_setup_name[BSCH_SETUPS];
+
+/** The options (defaults until bsch_parse_options()). */
+typedef struct bsch_options {
+        int rounds, rate, seconds, work_us, busy, fetch_wait_ms;
+        long bulk;
+        const char *plugin, *linger_ms, *only;
+        const char *props[16]; /* --prop k=v: for every consumer */
+        int prop_cnt;
+} bsch_options_t;
+
+extern bsch_options_t bsch_opt;
+
+/** Reads the command line into bsch_opt; prints the usage and exits 2 on
+ *  anything it does not accept. */
+void bsch_parse_options(int argc, char **argv);
+
+#endif /* BENCH_SCHED_OPTIONS_H */
