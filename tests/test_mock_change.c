@@ -183,6 +183,7 @@ static void test_consumer_step_and_takeover(void **state) {
         rd_kafka_topic_partition_list_t *mapped;
         bp_test_drs_t drs = {0};
         int64_t lo = -1, hi = -1;
+        rd_kafka_conf_t *conf;
         char more[64];
         rd_kafka_t *rk;
         int i;
@@ -190,8 +191,10 @@ static void test_consumer_step_and_takeover(void **state) {
 
         /* 40 bulk records on partition 3, written by a producer of the
          * current layout (bulk 0-7), round robin: enough reach 3. */
-        rk = bp_test_producer(bp_test_conf(cluster.bootstraps, NOW, NULL),
-                              &drs);
+        conf = bp_test_conf(cluster.bootstraps, NOW, NULL);
+        rd_kafka_conf_set_log_cb(conf, capture);
+        logged[0] = '\0';
+        rk = bp_test_producer(conf, &drs);
         for (i = 0; i < 320; i++)
                 assert_int_equal(
                     rd_kafka_producev(rk, RD_KAFKA_V_TOPIC(TOPIC),
@@ -201,6 +204,10 @@ static void test_consumer_step_and_takeover(void **state) {
                     0);
         bp_test_wait_drs(rk, &drs, 320, 30000);
         bp_test_producer_close(rk, NULL, &drs);
+        /* without a change, the layout's fingerprint (info level): the
+         * current layout's, as bp-layout prints it */
+        assert_non_null(strstr(logged, "at 12 partitions: layout fingerprint "
+                                       "6f2ba9dc (critical 8-11, bulk 0-7)"));
         commit_as("app.bulk", 3, 30);
         commit_as("app.critical", 3, 10);
 
