@@ -493,18 +493,7 @@ def main():
         if own:
             subprocess.run([a.kafka_sh, "stop", "--dir", own],
                            capture_output=True, timeout=120)
-    report.figures["seconds"] = round(time.time() - s.T_START, 1)
-    report.figures["passed"] = not report.errors
-    with open(os.path.join(a.workdir, "figures.json"), "w") as f:
-        f.write(json.dumps(report.figures) + "\n")
-    text = "==== broker_secure: %s in %.1f s\n" % (
-        "FAILED" if report.errors else "PASSED", time.time() - s.T_START)
-    text += "".join("   %s\n" % line for line in report.lines)
-    text += "".join("   ERROR: %s\n" % e for e in report.errors)
-    with open(os.path.join(a.workdir, "report.txt"), "w") as f:
-        f.write(text)
-    print("\n" + text, end="")
-    return 1 if report.errors else 0
+    return s.finish_report(report, a.workdir, "broker_secure")
 
 
 if __name__ == "__main__":

@@ -1368,16 +1368,21 @@ def main():
             if p.alive():
                 log("killing leftover %s" % p.name)
                 p.kill()
+    return finish_report(report, a.workdir, "broker_" + a.scenario)
+
+
+def finish_report(report, workdir, name):
+    """Writes figures.json and report.txt into workdir, prints the report;
+    returns the exit status (1 when an error was reported)."""
     report.figures["seconds"] = round(time.time() - T_START, 1)
     report.figures["passed"] = not report.errors
-    with open(os.path.join(a.workdir, "figures.json"), "w") as f:
+    with open(os.path.join(workdir, "figures.json"), "w") as f:
         f.write(json.dumps(report.figures) + "\n")
-    text = "==== broker_%s: %s in %.1f s\n" % (
-        a.scenario, "FAILED" if report.errors else "PASSED",
-        time.time() - T_START)
+    text = "==== %s: %s in %.1f s\n" % (
+        name, "FAILED" if report.errors else "PASSED", time.time() - T_START)
     text += "".join("   %s\n" % line for line in report.lines)
     text += "".join("   ERROR: %s\n" % e for e in report.errors)
-    with open(os.path.join(a.workdir, "report.txt"), "w") as f:
+    with open(os.path.join(workdir, "report.txt"), "w") as f:
         f.write(text)
     print("\n" + text, end="")
     return 1 if report.errors else 0
