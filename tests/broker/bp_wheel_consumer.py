@@ -43,7 +43,6 @@ object header of confluent-kafka's Handle (confluent_kafka.h). A wrong
 pointer is harmless: bp_stats() looks handles up in a table and returns -1
 for one it does not know ("plugin_stats unavailable").
 """
-import argparse
 import base64
 import ctypes
 import json
@@ -52,6 +51,7 @@ import signal
 import sys
 import time
 
+import bp_wheel_common as common
 from confluent_kafka import Consumer, KafkaError, KafkaException, TopicPartition
 
 BATCH_MAX = 2000
@@ -107,30 +107,18 @@ def unsecured_token(principal):
 
 
 def parse_args(argv):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("command", nargs="?", choices=["consume"])
-    ap.add_argument("--bootstrap", required=True)
-    ap.add_argument("--plugin", required=True)
-    ap.add_argument("--topic", required=True)
-    ap.add_argument("--buckets", required=True)
-    ap.add_argument("--allocation", required=True)
-    ap.add_argument("--layout", default="contiguous")
+    ap = common.parser(__doc__, "consume")
     ap.add_argument("--bucket", required=True)
     ap.add_argument("--group", required=True)
-    ap.add_argument("--out", required=True)
     ap.add_argument("--reset", default="earliest")
     ap.add_argument("--session-ms", type=int, default=6000)
     ap.add_argument("--oauth-cb", metavar="PRINCIPAL")
-    ap.add_argument("-X", action="append", default=[], dest="extra",
-                    metavar="NAME=VALUE")
     return ap.parse_args(argv)
 
 
 def main():
     a = parse_args(sys.argv[1:])
-    stop = []
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, lambda *_: stop.append(1))
+    stop = common.stop_flag()
 
     conf = {
         "bootstrap.servers": a.bootstrap,
@@ -156,11 +144,7 @@ def main():
             token, expiry = unsecured_token(a.oauth_cb)
             return token, expiry, a.oauth_cb, {}
         conf["oauth_cb"] = refresh
-    for x in a.extra:
-        k, sep, v = x.partition("=")
-        if not sep:
-            sys.exit("-X %s: expected name=value" % x)
-        conf[k] = v
+    common.add_extra(conf, a.extra)
 
     out = open(a.out, "w")
     af = open(a.out + ".assign", "w")

@@ -20,11 +20,10 @@ count), and produced by topic name: the plugin's partitioner places it.
       --buckets "a, b" --allocation "x%, y%" [--layout contiguous|stable]
       --out FILE [--start ID] [--rate PER_SECOND] [-X name=value]...
 """
-import argparse
-import signal
 import sys
 import time
 
+import bp_wheel_common as common
 from confluent_kafka import KafkaException, Producer
 
 
@@ -33,28 +32,15 @@ def now_ms():
 
 
 def parse_args(argv):
-    if argv and argv[0] == "produce":
-        argv = argv[1:]
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--bootstrap", required=True)
-    ap.add_argument("--plugin", required=True)
-    ap.add_argument("--topic", required=True)
-    ap.add_argument("--buckets", required=True)
-    ap.add_argument("--allocation", required=True)
-    ap.add_argument("--layout", default="contiguous")
-    ap.add_argument("--out", required=True)
+    ap = common.parser(__doc__, "produce")
     ap.add_argument("--start", type=int, default=0)
     ap.add_argument("--rate", type=float, default=1000.0)
-    ap.add_argument("-X", action="append", default=[], dest="extra",
-                    metavar="NAME=VALUE")
     return ap.parse_args(argv)
 
 
 def main():
     a = parse_args(sys.argv[1:])
-    stop = []
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, lambda *_: stop.append(1))
+    stop = common.stop_flag()
     conf = {
         "bootstrap.servers": a.bootstrap,
         "plugin.library.paths": a.plugin,
@@ -67,11 +53,7 @@ def main():
         "error_cb": lambda e: sys.stderr.write("%d client error: %s\n"
                                                % (now_ms(), e)),
     }
-    for x in a.extra:
-        k, sep, v = x.partition("=")
-        if not sep:
-            sys.exit("-X %s: expected name=value" % x)
-        conf[k] = v
+    common.add_extra(conf, a.extra)
     names = [b.strip() for b in a.buckets.split(",")]
     out = open(a.out, "w")
     counts = {"delivered": 0, "failed": 0}
