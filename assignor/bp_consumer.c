@@ -19,6 +19,8 @@
 #include "../shared/bp_properties.h"
 #include "bp_consumer.h"
 #include "bp_consumer_side.h"
+#include "bp_kip848.h"
+#include "bp_kip848_conf.h"
 #include "bp_rebalance.h"
 #include "bp_tracking.h"
 
@@ -41,9 +43,11 @@ static int takes_rebalance_events(const rd_kafka_conf_t *conf) {
         return (events & RD_KAFKA_EVENT_REBALANCE) != 0;
 }
 
-/* The Kafka protocol's JoinGroup request: only a consumer that subscribes
- * (and so takes rebalances) sends it. */
+/* The Kafka protocol's JoinGroup request, and ConsumerGroupHeartbeat on
+ * the next generation protocol (KIP-848): only a consumer that subscribes
+ * (and so takes rebalances) sends them. */
 #define BP_API_KEY_JOIN_GROUP 11
+#define BP_API_KEY_CONSUMER_GROUP_HEARTBEAT 68
 
 /* A bucket consumer whose rebalances the plugin cannot see (the
  * application takes them as events) and whose application did not say it
@@ -84,7 +88,8 @@ static rd_kafka_resp_err_t note_unmapped_join(rd_kafka_t *rk,
         (void)rk, (void)sockfd, (void)brokername, (void)brokerid;
         (void)api_version, (void)corr_id, (void)size;
 
-        if (api_key == BP_API_KEY_JOIN_GROUP)
+        if (api_key == BP_API_KEY_JOIN_GROUP ||
+            api_key == BP_API_KEY_CONSUMER_GROUP_HEARTBEAT)
                 atomic_store(&c->consumer->unmapped_joined, 1);
         return RD_KAFKA_RESP_ERR_NO_ERROR;
 }
@@ -121,16 +126,13 @@ rd_kafka_resp_err_t bp_consumer_on_new(bp_client_t *c,
                 rd_kafka_conf_set_rebalance_cb((rd_kafka_conf_t *)conf,
                                                bp_rebalance_chain);
         }
-        /* Versions with the next generation protocol: the property may have
-         * been set before the plugin loaded. */
-        if (rd_kafka_conf_get(conf, "group.protocol", val, &size) ==
-                RD_KAFKA_CONF_OK &&
-            !strcmp(val, "consumer"))
-                bp_client_log(c, 3,
-                              "group.protocol=consumer: the broker assigns "
-                              "partitions and bucket-priority cannot keep "
-                              "this consumer on its bucket; use "
-                              "group.protocol=classic");
+        /* The next generation protocol (KIP-848): chosen before or after
+         * the bucket, checked when it was set (bp_consumer_conf.c). */
+        if (c->consumer->group_protocol_consumer ||
+            (rd_kafka_conf_get(conf, "group.protocol", val, &size) ==
+                 RD_KAFKA_CONF_OK &&
+             !strcmp(val, "consumer")))
+                bp_kip848_on_new(c, conf);
         if (c->mode == BP_MODE_BROKEN)
                 bp_client_log(c, 3, "%s; this consumer reads no partition of "
                                     "the bucket topic",
@@ -264,6 +266,8 @@ static rd_kafka_resp_err_t safety_on_consume(rd_kafka_t *rk,
         }
         atomic_fetch_add_explicit(&c->counters[b].foreign, 1,
                                   memory_order_relaxed);
+        if (c->consumer->kip848) /* kept and paused: resumed by someone */
+                bp_kip848_pause_one(rk, c->cfg.topic, m->partition);
         bp_client_log_once(
             c, BP_ONCE_FOREIGN, 3,
             "consumer of bucket \"%s\" received a record from %s [%d], a "

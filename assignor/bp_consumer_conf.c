@@ -5,7 +5,9 @@
  *   - group.id "orders-app" becomes "orders-app.Gold" (one group per
  *     bucket, unless bucket.priority.group.per.bucket=false);
  *   - partition.assignment.strategy must be roundrobin (set here);
- *   - the classic group protocol (group.protocol=consumer is refused);
+ *   - the classic group protocol, or the next generation one
+ *     (group.protocol=consumer, KIP-848: bp_kip848_conf.h) where the host
+ *     librdkafka has it;
  *   - topic.metadata.refresh.interval.ms shortened so growth is seen soon;
  *   - the plugin's rebalance callback, unless the application has one;
  *   - a consumer of several buckets (scheduled, see bp_scheduler.h):
@@ -20,6 +22,7 @@
 #include "../shared/bp_properties.h"
 #include "bp_consumer_conf.h"
 #include "bp_consumer_side.h"
+#include "bp_kip848_conf.h"
 
 /* librdkafka's default (the same from 2.0.2 to 2.15.1): a value read before
  * the plugin loaded that equals it is taken as unset. */
@@ -125,6 +128,8 @@ void bp_consumer_on_conf_init(bp_client_t *c, rd_kafka_conf_t *conf) {
         if (conf_text(conf, "group.protocol", val, sizeof(val)) &&
             !strcmp(val, "consumer"))
                 c->consumer->group_protocol_consumer = 1;
+        if (conf_text(conf, "group.remote.assignor", val, sizeof(val)))
+                c->consumer->remote_assignor_user_set = 1;
         tuned_conf_init(c, conf);
 }
 
@@ -208,16 +213,6 @@ static rd_kafka_conf_res_t refuse_bucket(const bp_client_t *c,
         return RD_KAFKA_CONF_INVALID;
 }
 
-static rd_kafka_conf_res_t refuse_protocol(char *errstr, size_t errstr_size) {
-        snprintf(errstr, errstr_size,
-                 "group.protocol: invalid value \"consumer\" for a bucket "
-                 "consumer (" BP_PROP_BUCKET " is set): the next generation "
-                 "protocol assigns partitions on the broker, where no "
-                 "client callback can keep a consumer on its bucket; use "
-                 "group.protocol=classic");
-        return RD_KAFKA_CONF_INVALID;
-}
-
 rd_kafka_conf_res_t bp_consumer_on_conf_set(bp_client_t *c,
                                             rd_kafka_conf_t *conf,
                                             const char *name,
@@ -248,9 +243,33 @@ rd_kafka_conf_res_t bp_consumer_on_conf_set(bp_client_t *c,
         }
         if (!strcmp(name, "group.protocol")) {
                 int is_consumer = value && !strcmp(value, "consumer");
-                if (consumer && is_consumer)
-                        return refuse_protocol(errstr, errstr_size);
+                if (consumer && is_consumer) {
+                        if (bp_kip848_check(c, NULL, name, value, errstr,
+                                            errstr_size) != RD_KAFKA_CONF_OK ||
+                            bp_kip848_conf_apply(c, conf, errstr,
+                                                 errstr_size) !=
+                                RD_KAFKA_CONF_OK)
+                                return RD_KAFKA_CONF_INVALID;
+                        /* Held back: librdkafka would refuse it beside
+                         * the assignment strategy set for the bucket;
+                         * the client gets it at creation
+                         * (bp_kip848_on_new()). */
+                        c->consumer->group_protocol_consumer = 1;
+                        c->consumer->protocol_held           = 1;
+                        return RD_KAFKA_CONF_OK;
+                }
+                /* While held, the "classic" librdkafka keeps is also what
+                 * a copy of the configuration sets again (librdkafka++):
+                 * the choice stands. */
+                if (consumer && c->consumer->protocol_held && value &&
+                    !strcmp(value, "classic"))
+                        return RD_KAFKA_CONF_UNKNOWN;
                 c->consumer->group_protocol_consumer = is_consumer;
+                c->consumer->protocol_held           = 0;
+                return RD_KAFKA_CONF_UNKNOWN;
+        }
+        if (!strcmp(name, "group.remote.assignor")) {
+                c->consumer->remote_assignor_user_set = value && value[0];
                 return RD_KAFKA_CONF_UNKNOWN;
         }
         if (!strcmp(name, "topic.metadata.refresh.interval.ms")) {
@@ -263,9 +282,30 @@ rd_kafka_conf_res_t bp_consumer_on_conf_set(bp_client_t *c,
                     !is_roundrobin(c->consumer->user_strategy))
                         return refuse_bucket(c, value, errstr, errstr_size);
                 if (c->consumer->group_protocol_consumer)
-                        return refuse_protocol(errstr, errstr_size);
+                        return bp_kip848_check(c, value, name, value, errstr,
+                                               errstr_size);
         }
         return RD_KAFKA_CONF_UNKNOWN;
+}
+
+/* The classic protocol's properties for a bucket consumer: roundrobin,
+ * which the mapping needs, and, where the property exists (librdkafka >=
+ * 2.4), group.protocol=classic pinned, since librdkafka says its default
+ * will become "consumer". */
+static rd_kafka_conf_res_t classic_protocol(bp_client_t *c,
+                                            rd_kafka_conf_t *conf,
+                                            char *errstr,
+                                            size_t errstr_size) {
+        char val[16];
+
+        if (bp_conf_set_own(c, conf, "partition.assignment.strategy",
+                            "roundrobin", errstr,
+                            errstr_size) != RD_KAFKA_CONF_OK ||
+            (conf_text(conf, "group.protocol", val, sizeof(val)) &&
+             bp_conf_set_own(c, conf, "group.protocol", "classic", errstr,
+                             errstr_size) != RD_KAFKA_CONF_OK))
+                return RD_KAFKA_CONF_INVALID;
+        return RD_KAFKA_CONF_OK;
 }
 
 static void update_mask(bp_client_t *c) {
@@ -283,7 +323,6 @@ rd_kafka_conf_res_t bp_consumer_after_conf_set(bp_client_t *c,
                                                const char *name,
                                                char *errstr,
                                                size_t errstr_size) {
-        char val[16];
         void *cb;
 
         update_mask(c);
@@ -297,16 +336,10 @@ rd_kafka_conf_res_t bp_consumer_after_conf_set(bp_client_t *c,
         if (strcmp(name, BP_PROP_BUCKET) && strcmp(name, BP_PROP_GROUP_PER_BUCKET))
                 return RD_KAFKA_CONF_OK;
         if (c->cfg.consumer_bucket_cnt > 0) {
-                if (bp_conf_set_own(c, conf, "partition.assignment.strategy",
-                                    "roundrobin", errstr,
-                                    errstr_size) != RD_KAFKA_CONF_OK)
-                        return RD_KAFKA_CONF_INVALID;
-                /* Where the property exists (librdkafka >= 2.4), pin the
-                 * classic protocol: librdkafka says its default will
-                 * become "consumer", which the mapping cannot work with. */
-                if (conf_text(conf, "group.protocol", val, sizeof(val)) &&
-                    bp_conf_set_own(c, conf, "group.protocol", "classic",
-                                    errstr, errstr_size) != RD_KAFKA_CONF_OK)
+                if ((c->consumer->group_protocol_consumer
+                         ? bp_kip848_conf_apply(c, conf, errstr, errstr_size)
+                         : classic_protocol(c, conf, errstr, errstr_size)) !=
+                    RD_KAFKA_CONF_OK)
                         return RD_KAFKA_CONF_INVALID;
                 cb = bp_conf_pointer(conf, "rebalance_cb");
                 if (!cb || cb == (void *)bp_rebalance_cb)

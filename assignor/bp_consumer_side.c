@@ -18,6 +18,8 @@ bp_consumer_side_t *bp_consumer_side_dup(const bp_consumer_side_t *src) {
         memcpy(k->base_group_id, src->base_group_id, sizeof(k->base_group_id));
         memcpy(k->user_strategy, src->user_strategy, sizeof(k->user_strategy));
         k->group_protocol_consumer = src->group_protocol_consumer;
+        k->remote_assignor_user_set = src->remote_assignor_user_set;
+        k->protocol_held            = src->protocol_held;
         k->refresh_user_set        = src->refresh_user_set;
         k->sched_user_set          = src->sched_user_set;
         k->sched_set               = src->sched_set;

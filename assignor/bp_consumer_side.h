@@ -29,6 +29,12 @@ typedef struct bp_consumer_side {
         char base_group_id[256];   /**< group.id as the user set it. */
         char user_strategy[128];   /**< partition.assignment.strategy. */
         int group_protocol_consumer; /**< group.protocol=consumer seen. */
+        int protocol_held;         /**< group.protocol=consumer came after
+                                    *   the bucket: librdkafka keeps
+                                    *   "classic" until on_new()
+                                    *   (bp_kip848_conf.h). */
+        int remote_assignor_user_set; /**< The user chose
+                                       *   group.remote.assignor. */
         int refresh_user_set;      /**< The user chose the refresh. */
         unsigned sched_user_set;   /**< Bit i: the user set the i-th
                                     *   property tuned for a consumer of
@@ -38,6 +44,10 @@ typedef struct bp_consumer_side {
         uint64_t consumer_mask;    /**< Bit b: this consumer serves b. */
 
         /* Run time, from on_new() on. */
+        /** A bucket consumer on the next generation group protocol
+         *  (KIP-848, bp_kip848.h): it keeps what the broker assigns and
+         *  pauses the partitions outside its buckets. */
+        int kip848;
         _Atomic int64_t safety_layout_tried_ms; /**< Last metadata try. */
         /** The application's own rebalance callback, which
          *  bp_rebalance_chain() calls with the mapped list (NULL: none). */

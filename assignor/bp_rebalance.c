@@ -12,6 +12,7 @@
 #include "../plugin/bp_registry.h"
 #include "../shared/bp_mapping.h"
 #include "bp_consumer_side.h"
+#include "bp_kip848.h"
 #include "bp_offsets.h"
 #include "bp_rebalance.h"
 #include "bp_tracking.h"
@@ -89,6 +90,10 @@ bp_assignment_map(rd_kafka_t *rk,
 
         if (errstr_size)
                 errstr[0] = '\0';
+        /* The consumer protocol: nothing is mapped (bp_kip848.h). */
+        if (c && c->consumer->kip848 &&
+            partitions != c->consumer->mapped_in_flight)
+                return bp_kip848_given(c, rk, partitions);
         if (c && c->cfg.consumer_bucket_cnt > 0 && c->mode == BP_MODE_BROKEN &&
             c->cfg.topic_set) {
                 /* Incomplete configuration: never read another bucket's
@@ -160,6 +165,10 @@ void bp_rebalance_cb(rd_kafka_t *rk,
         char errstr[512];
 
         (void)opaque;
+        if (c && c->consumer->kip848) {
+                bp_kip848_rebalance(c, rk, err, partitions);
+                return;
+        }
         switch (err) {
         case RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS:
                 mapped = bp_assignment_map(rk, partitions, errstr,
@@ -210,6 +219,10 @@ void bp_rebalance_chain(rd_kafka_t *rk,
 
         if (!c || !c->consumer->app_rebalance_cb) {
                 bp_rebalance_cb(rk, err, partitions, opaque);
+                return;
+        }
+        if (c->consumer->kip848) {
+                bp_kip848_chain(c, rk, err, partitions, opaque);
                 return;
         }
         switch (err) {

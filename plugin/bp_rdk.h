@@ -49,7 +49,11 @@
         X(rd_kafka_consumer_poll)                                             \
         X(rd_kafka_destroy)                                                   \
         X(rd_kafka_err2str)                                                   \
+        X(rd_kafka_error_destroy)                                             \
+        X(rd_kafka_error_string)                                              \
         X(rd_kafka_get_watermark_offsets)                                     \
+        X(rd_kafka_incremental_assign)                                        \
+        X(rd_kafka_incremental_unassign)                                      \
         X(rd_kafka_interceptor_add_on_consume)                                \
         X(rd_kafka_interceptor_add_on_destroy)                                \
         X(rd_kafka_interceptor_add_on_request_sent)                           \
@@ -165,7 +169,11 @@ int bp_rdk_bound(void);
 #define rd_kafka_consumer_poll (bp_rdk.rd_kafka_consumer_poll)
 #define rd_kafka_destroy (bp_rdk.rd_kafka_destroy)
 #define rd_kafka_err2str (bp_rdk.rd_kafka_err2str)
+#define rd_kafka_error_destroy (bp_rdk.rd_kafka_error_destroy)
+#define rd_kafka_error_string (bp_rdk.rd_kafka_error_string)
 #define rd_kafka_get_watermark_offsets (bp_rdk.rd_kafka_get_watermark_offsets)
+#define rd_kafka_incremental_assign (bp_rdk.rd_kafka_incremental_assign)
+#define rd_kafka_incremental_unassign (bp_rdk.rd_kafka_incremental_unassign)
 #define rd_kafka_interceptor_add_on_consume (bp_rdk.rd_kafka_interceptor_add_on_consume)
 #define rd_kafka_interceptor_add_on_destroy (bp_rdk.rd_kafka_interceptor_add_on_destroy)
 #define rd_kafka_interceptor_add_on_request_sent (bp_rdk.rd_kafka_interceptor_add_on_request_sent)

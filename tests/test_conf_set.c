@@ -351,8 +351,9 @@ static const trigger_t triggers[] = {
      "the plugin",
      1, {{"partition.assignment.strategy", "cooperative-sticky"}}, NONE,
      {P "bucket", "Gold"}},
-    {"`group.protocol=consumer` on a consumer", 1, NONE,
-     {{P "bucket", "Gold"}}, {"group.protocol", "consumer"}},
+    {"`group.protocol=consumer` on a consumer of several buckets (any "
+     "librdkafka), or of one bucket on librdkafka older than 2.12",
+     1, NONE, {{P "bucket", "Platinum, Gold"}}, {"group.protocol", "consumer"}},
     {"sticky partitioning on a producer, or an empty value (librdkafka "
      "would reset it to 10)",
      0, NONE, NONE, {"sticky.partitioning.linger.ms", "5"}},

@@ -137,9 +137,18 @@ static void test_consumer_settings_refused(void **state) {
         expect_invalid(conf, "partition.assignment.strategy",
                        "cooperative-sticky", "partition.assignment.strategy",
                        "cooperative-sticky", "roundrobin", NULL);
-        /* ...and the next generation group protocol. */
+        /* ...and the next generation group protocol where librdkafka
+         * has no KIP-848 (older than 2.12): refused naming the version. */
+        if (rd_kafka_version() < 0x020c0000)
+                expect_invalid(conf, "group.protocol", "consumer",
+                               "group.protocol", "2.12",
+                               rd_kafka_version_str(), NULL);
+        rd_kafka_conf_destroy(conf);
+        /* A list of buckets cannot use it on any version yet. */
+        conf = bp_test_conf(NULL, "bucket.priority.bucket", "Platinum, Gold",
+                            NULL);
         expect_invalid(conf, "group.protocol", "consumer", "group.protocol",
-                       NULL);
+                       "classic", NULL);
         rd_kafka_conf_destroy(conf);
 
         /* ...or before it: the bucket is refused then. */
@@ -172,11 +181,14 @@ static void test_consumer_settings_refused(void **state) {
 }
 
 /* librdkafka 2.4 and later have group.protocol (KIP-848). Set before
- * plugin.library.paths, no interceptor of ours saw it: the bucket must still
- * be refused with our message (otherwise rd_kafka_new() fails later with
- * librdkafka's "partition.assignment.strategy is not supported for
- * group.protocol=consumer", about a property the user never set). A bucket
- * consumer runs the classic protocol, whatever librdkafka's default. */
+ * plugin.library.paths, no interceptor of ours saw it: before 2.12 the
+ * bucket must still be refused with our message naming the version
+ * (otherwise rd_kafka_new() fails later with librdkafka's
+ * "partition.assignment.strategy is not supported for
+ * group.protocol=consumer", about a property the user never set); from
+ * 2.12 the consumer is created on the consumer protocol, with the range
+ * assignor and no assignment strategy set. A bucket consumer that did not
+ * ask for it runs the classic protocol, whatever librdkafka's default. */
 static void test_group_protocol_before_plugin(void **state) {
         rd_kafka_conf_t *conf;
         rd_kafka_t *rk;
@@ -195,11 +207,36 @@ static void test_group_protocol_before_plugin(void **state) {
         assert_int_equal(bp_test_set(conf, "bucket.priority.buckets",
                                      "Platinum, Gold", err, sizeof(err)),
                          RD_KAFKA_CONF_OK);
-        assert_int_equal(bp_test_set(conf, "bucket.priority.bucket", "Gold",
-                                     err, sizeof(err)),
-                         RD_KAFKA_CONF_INVALID);
-        assert_non_null(strstr(err, "group.protocol"));
-        rd_kafka_conf_destroy(conf);
+        if (rd_kafka_version() < 0x020c0000) {
+                assert_int_equal(bp_test_set(conf, "bucket.priority.bucket",
+                                             "Gold", err, sizeof(err)),
+                                 RD_KAFKA_CONF_INVALID);
+                assert_non_null(strstr(err, "group.protocol"));
+                assert_non_null(strstr(err, rd_kafka_version_str()));
+                rd_kafka_conf_destroy(conf);
+        } else {
+                assert_int_equal(bp_test_set(conf, "bucket.priority.bucket",
+                                             "Gold", err, sizeof(err)),
+                                 RD_KAFKA_CONF_OK);
+                assert_int_equal(bp_test_set(conf, "bucket.priority.topic",
+                                             TOPIC, err, sizeof(err)),
+                                 RD_KAFKA_CONF_OK);
+                assert_int_equal(bp_test_set(conf, "bucket.priority.allocation",
+                                             "70%, 30%", err, sizeof(err)),
+                                 RD_KAFKA_CONF_OK);
+                assert_int_equal(bp_test_set(conf, "group.id", "app", err,
+                                             sizeof(err)),
+                                 RD_KAFKA_CONF_OK);
+                conf_get(conf, "group.remote.assignor", val, sizeof(val));
+                assert_string_equal(val, "range");
+                conf_get(conf, "partition.assignment.strategy", val,
+                         sizeof(val));
+                assert_string_equal(val, "range,roundrobin"); /* unset */
+                rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, err, sizeof(err));
+                if (!rk)
+                        fail_msg("rd_kafka_new: %s", err);
+                rd_kafka_destroy(rk);
+        }
 
         conf = bp_test_conf(cluster.bootstraps, BUCKET_CONF, "group.id", "app",
                             "bucket.priority.bucket", "Gold", NULL);

@@ -1,0 +1,224 @@
+/*
+ * bp_kip848.c - keep-and-pause: a bucket consumer on the next generation
+ * consumer group protocol assigns what the broker gives it and pauses
+ * the partitions outside its bucket (see bp_kip848.h).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "../include/bucket_priority.h"
+#include "../plugin/bp_client_layout.h"
+#include "bp_consumer_side.h"
+#include "bp_kip848.h"
+#include "bp_offsets.h"
+#include "bp_rebalance.h"
+#include "bp_tracking.h"
+
+static int is_bucket_topic(const bp_client_t *c, const char *topic) {
+        return c->cfg.topic_set && !strcmp(topic, c->cfg.topic);
+}
+
+/* Whether partition \p p of the bucket topic is one of the consumer's
+ * buckets' under layout \p l (an unknown layout reads nothing). */
+static int serves(const bp_client_t *c, const bp_layout_t *l, int32_t p) {
+        return c->mode == BP_MODE_ACTIVE && l && p >= 0 &&
+               p < l->partition_cnt && l->bucket_of[p] < l->bucket_cnt &&
+               (c->consumer->consumer_mask & (1ull << l->bucket_of[p]));
+}
+
+/* The layout to judge \p partitions by: fresh metadata, at least as wide
+ * as the partitions the broker assigned (they exist), else the last one
+ * known. NULL when the consumer is not active or none can be had. */
+static const bp_layout_t *
+layout_for(bp_client_t *c, rd_kafka_t *rk,
+           const rd_kafka_topic_partition_list_t *partitions) {
+        int32_t cnt, top = 0;
+        int i;
+
+        if (c->mode != BP_MODE_ACTIVE)
+                return NULL;
+        for (i = 0; partitions && i < partitions->cnt; i++)
+                if (is_bucket_topic(c, partitions->elems[i].topic) &&
+                    partitions->elems[i].partition >= top)
+                        top = partitions->elems[i].partition + 1;
+        cnt = bp_topic_partition_count(rk, c->cfg.topic,
+                                       BP_REBALANCE_TIMEOUT_MS);
+        if (cnt < top)
+                cnt = top;
+        if (cnt > 0)
+                return bp_client_layout(c, cnt);
+        return atomic_load_explicit(&c->current, memory_order_acquire);
+}
+
+/* A copy of \p partitions, the start offsets of the bucket's partitions
+ * decided under \p l. */
+static rd_kafka_topic_partition_list_t *
+given_under(bp_client_t *c, rd_kafka_t *rk,
+            const rd_kafka_topic_partition_list_t *partitions,
+            const bp_layout_t *l) {
+        rd_kafka_topic_partition_list_t *out, *mine;
+        int i, j;
+
+        out = rd_kafka_topic_partition_list_copy(partitions);
+        if (!l)
+                return out;
+        mine = rd_kafka_topic_partition_list_new(out->cnt);
+        for (i = 0; i < out->cnt; i++)
+                if (is_bucket_topic(c, out->elems[i].topic) &&
+                    serves(c, l, out->elems[i].partition) &&
+                    out->elems[i].offset == RD_KAFKA_OFFSET_INVALID)
+                        rd_kafka_topic_partition_list_add(
+                            mine, c->cfg.topic, out->elems[i].partition)
+                            ->offset = RD_KAFKA_OFFSET_INVALID;
+        if (mine->cnt > 0)
+                bp_offsets_decide(c, rk, mine, l->partition_cnt);
+        for (i = 0, j = 0; i < out->cnt && j < mine->cnt; i++)
+                if (is_bucket_topic(c, out->elems[i].topic) &&
+                    out->elems[i].partition == mine->elems[j].partition)
+                        out->elems[i].offset = mine->elems[j++].offset;
+        rd_kafka_topic_partition_list_destroy(mine);
+        return out;
+}
+
+rd_kafka_topic_partition_list_t *
+bp_kip848_given(bp_client_t *c,
+                rd_kafka_t *rk,
+                const rd_kafka_topic_partition_list_t *partitions) {
+        return given_under(c, rk, partitions,
+                           layout_for(c, rk, partitions));
+}
+
+/* The held set (statistics, lag): the partitions of the consumer's bucket
+ * in its assignment now. */
+static void note_held(bp_client_t *c, rd_kafka_t *rk, const bp_layout_t *l) {
+        rd_kafka_topic_partition_list_t *a = NULL, *held;
+        int i;
+
+        if (!l || rd_kafka_assignment(rk, &a) || !a) {
+                bp_tracking_revoking(c);
+                return;
+        }
+        held = rd_kafka_topic_partition_list_new(a->cnt);
+        for (i = 0; i < a->cnt; i++)
+                if (is_bucket_topic(c, a->elems[i].topic) &&
+                    serves(c, l, a->elems[i].partition))
+                        rd_kafka_topic_partition_list_add(
+                            held, c->cfg.topic, a->elems[i].partition);
+        bp_tracking_revoking(c);
+        bp_tracking_assigning(c, rk, held, l);
+        rd_kafka_topic_partition_list_destroy(held);
+        rd_kafka_topic_partition_list_destroy(a);
+}
+
+/* Right after \p assigned was assigned: pauses its partitions of the
+ * bucket topic that are not the consumer's bucket's (all of them when the
+ * consumer is not active), so they are never fetched. */
+static void pause_others(bp_client_t *c, rd_kafka_t *rk,
+                         const rd_kafka_topic_partition_list_t *assigned,
+                         const bp_layout_t *l) {
+        rd_kafka_topic_partition_list_t *others =
+            rd_kafka_topic_partition_list_new(assigned->cnt);
+        rd_kafka_resp_err_t err;
+        int i;
+
+        for (i = 0; i < assigned->cnt; i++)
+                if (is_bucket_topic(c, assigned->elems[i].topic) &&
+                    !serves(c, l, assigned->elems[i].partition))
+                        rd_kafka_topic_partition_list_add(
+                            others, c->cfg.topic, assigned->elems[i].partition);
+        if (others->cnt > 0 && (err = rd_kafka_pause_partitions(rk, others)))
+                bp_client_log(c, 3,
+                              "cannot pause the %d assigned partitions "
+                              "outside bucket \"%s\" (%s): their records "
+                              "reach this consumer",
+                              others->cnt, c->cfg.consumer_bucket_text,
+                              rd_kafka_err2str(err));
+        rd_kafka_topic_partition_list_destroy(others);
+}
+
+void bp_kip848_pause_one(rd_kafka_t *rk,
+                         const char *topic, int32_t partition) {
+        rd_kafka_topic_partition_list_t *one =
+            rd_kafka_topic_partition_list_new(1);
+
+        rd_kafka_topic_partition_list_add(one, topic, partition);
+        rd_kafka_pause_partitions(rk, one);
+        rd_kafka_topic_partition_list_destroy(one);
+}
+
+/* Logs and frees an error of an incremental (un)assignment. */
+static void check(bp_client_t *c, const char *what, rd_kafka_error_t *error) {
+        if (!error)
+                return;
+        bp_client_log(c, 3, "%s failed: %s", what,
+                      rd_kafka_error_string(error));
+        rd_kafka_error_destroy(error);
+}
+
+void bp_kip848_rebalance(bp_client_t *c,
+                         rd_kafka_t *rk,
+                         rd_kafka_resp_err_t err,
+                         rd_kafka_topic_partition_list_t *partitions) {
+        rd_kafka_topic_partition_list_t *given;
+        const bp_layout_t *l;
+
+        switch (err) {
+        case RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS:
+                l     = layout_for(c, rk, partitions);
+                given = given_under(c, rk, partitions, l);
+                check(c, "rd_kafka_incremental_assign()",
+                      rd_kafka_incremental_assign(rk, given));
+                pause_others(c, rk, given, l);
+                rd_kafka_topic_partition_list_destroy(given);
+                note_held(c, rk, l);
+                return;
+        case RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS:
+                if (rd_kafka_assignment_lost(rk))
+                        bp_client_log(c, 4,
+                                      "assignment lost (session timed out "
+                                      "or fenced): dropped without "
+                                      "committing");
+                bp_tracking_revoking(c);
+                check(c, "rd_kafka_incremental_unassign()",
+                      rd_kafka_incremental_unassign(rk, partitions));
+                note_held(c, rk,
+                          atomic_load_explicit(&c->current,
+                                               memory_order_acquire));
+                return;
+        default:
+                bp_client_log(c, 3, "rebalance error: %s",
+                              rd_kafka_err2str(err));
+                bp_tracking_revoking(c);
+                rd_kafka_assign(rk, NULL);
+                return;
+        }
+}
+
+void bp_kip848_chain(bp_client_t *c,
+                     rd_kafka_t *rk,
+                     rd_kafka_resp_err_t err,
+                     rd_kafka_topic_partition_list_t *partitions,
+                     void *opaque) {
+        rd_kafka_topic_partition_list_t *given = NULL;
+        const bp_layout_t *l = NULL;
+
+        if (err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS) {
+                l     = layout_for(c, rk, partitions);
+                given = given_under(c, rk, partitions, l);
+        } else {
+                bp_tracking_revoking(c);
+        }
+        /* The application assigns (or unassigns) the list itself, as its
+         * client does after the callback when it did not. */
+        c->consumer->mapped_in_flight = given;
+        c->consumer->app_rebalance_cb(rk, err, given ? given : partitions,
+                                      opaque);
+        c->consumer->mapped_in_flight = NULL;
+        if (given) {
+                pause_others(c, rk, given, l);
+                rd_kafka_topic_partition_list_destroy(given);
+        } else {
+                l = atomic_load_explicit(&c->current, memory_order_acquire);
+        }
+        note_held(c, rk, l);
+}

@@ -1,0 +1,59 @@
+/*
+ * bp_kip848.h - a bucket consumer on the next generation consumer group
+ * protocol (KIP-848, group.protocol=consumer) keeps what the broker
+ * assigns and pauses what is not its bucket ("keep-and-pause").
+ *
+ * The broker computes the assignment and librdkafka acknowledges exactly
+ * the list it received, so the plugin does not map it: the client assigns
+ * the broker's list incrementally, the partitions of the consumer's bucket
+ * start where the start-offset rules say (bp_offsets.h), and every other
+ * partition of the bucket topic is paused right after it is assigned, so
+ * it is never fetched. Revocations unassign the broker's list unchanged.
+ * Configuration: bp_kip848_conf.h.
+ */
+#ifndef BP_KIP848_H
+#define BP_KIP848_H
+
+#include "../plugin/bp_rdk.h"
+
+#include "../plugin/bp_client.h"
+
+/**
+ * The plugin's own rebalance callback on the consumer protocol: assigns
+ * or unassigns the broker's list incrementally, then pauses what is not
+ * the consumer's bucket.
+ */
+void bp_kip848_rebalance(bp_client_t *c,
+                         rd_kafka_t *rk,
+                         rd_kafka_resp_err_t err,
+                         rd_kafka_topic_partition_list_t *partitions);
+
+/**
+ * In front of the application's rebalance callback: hands it the broker's
+ * list (start offsets set on the bucket's partitions), which it assigns
+ * or unassigns itself, then pauses what is not the consumer's bucket.
+ */
+void bp_kip848_chain(bp_client_t *c,
+                     rd_kafka_t *rk,
+                     rd_kafka_resp_err_t err,
+                     rd_kafka_topic_partition_list_t *partitions,
+                     void *opaque);
+
+/**
+ * bp_assignment_map() on the consumer protocol: a copy of \p partitions
+ * with the start offsets of the bucket's partitions set (nothing else
+ * changes). Never NULL unless out of memory.
+ */
+rd_kafka_topic_partition_list_t *
+bp_kip848_given(bp_client_t *c,
+                rd_kafka_t *rk,
+                const rd_kafka_topic_partition_list_t *partitions);
+
+/**
+ * A record of partition \p partition outside the consumer's bucket reached
+ * the application (an application that resumed it): paused again.
+ */
+void bp_kip848_pause_one(rd_kafka_t *rk,
+                         const char *topic, int32_t partition);
+
+#endif /* BP_KIP848_H */
