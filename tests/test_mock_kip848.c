@@ -1,0 +1,315 @@
+/*
+ * test_mock_kip848.c - bucket consumers on the next generation consumer
+ * group protocol (KIP-848, group.protocol=consumer) on librdkafka's mock
+ * cluster, which speaks it from librdkafka 2.12 (its own broker-side
+ * assignor, not Kafka's range): keep-and-pause through joins and a leave.
+ * Each bucket has a member configured by properties only (the plugin's
+ * callback) and one whose application callback assigns incrementally what
+ * it is given (as confluent-kafka-python does). Every record is read by a
+ * consumer of its bucket, each member holds the broker's whole assignment,
+ * the partitions outside its bucket are never fetched (no position), and
+ * each bucket partition is held unpaused by exactly one member. Skipped
+ * (cmocka skip) on librdkafka older than 2.12.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "bp_test_util.h"
+#include "include/bucket_priority.h"
+
+#define TOPIC "orders"
+#define PARTITIONS 12
+#define BUCKET_CONF                                                            \
+        "bucket.priority.topic", TOPIC, "bucket.priority.buckets",             \
+            "Platinum, Gold", "bucket.priority.allocation", "70%, 30%",        \
+            "bucket.priority.layout", "stable"
+
+static bp_test_cluster_t cluster;
+static int bucket_of[PARTITIONS]; /* 0 Platinum, 1 Gold, from the DRs */
+
+typedef struct member {
+        rd_kafka_t *rk;
+        const char *bucket;
+        int closed;
+        long consumed, wrong_bucket;
+} member_t;
+
+static int kip848_host(void) {
+        return rd_kafka_version() >= 0x020c0000;
+}
+
+static int setup(void **state) {
+        (void)state;
+        if (!kip848_host())
+                return 0;
+        bp_test_cluster_start(&cluster, 1);
+        bp_test_cluster_topic(&cluster, TOPIC, PARTITIONS);
+        *state = &cluster;
+        return 0;
+}
+
+static int teardown(void **state) {
+        if (!kip848_host())
+                return 0;
+        return bp_test_cluster_teardown(state);
+}
+
+/* The application's callback: assigns and unassigns incrementally the
+ * list it is given, as confluent-kafka-python does after on_assign. */
+static void incremental_cb(rd_kafka_t *rk, rd_kafka_resp_err_t err,
+                           rd_kafka_topic_partition_list_t *parts,
+                           void *opaque) {
+        rd_kafka_error_t *e = NULL;
+        (void)opaque;
+        if (err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS)
+                e = rd_kafka_incremental_assign(rk, parts);
+        else if (err == RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS)
+                e = rd_kafka_incremental_unassign(rk, parts);
+        else
+                rd_kafka_assign(rk, NULL);
+        if (e)
+                fail_msg("incremental (un)assign: %s",
+                         rd_kafka_error_string(e));
+}
+
+static rd_kafka_t *consumer(const char *bucket, int app_cb) {
+        /* group.protocol after the bucket (the order the wheel's dict and
+         * bp-broker-client use): the plugin holds it back until creation. */
+        rd_kafka_conf_t *conf = bp_test_conf(
+            cluster.bootstraps, BUCKET_CONF, "bucket.priority.bucket", bucket,
+            "group.id", "kip848-app", "auto.offset.reset", "earliest",
+            "auto.commit.interval.ms", "200", "group.protocol", "consumer",
+            NULL);
+        rd_kafka_topic_partition_list_t *sub;
+        char errstr[512];
+        rd_kafka_t *rk;
+
+        if (app_cb)
+                rd_kafka_conf_set_rebalance_cb(conf, incremental_cb);
+        rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr, sizeof(errstr));
+        if (!rk)
+                fail_msg("rd_kafka_new: %s", errstr);
+        rd_kafka_poll_set_consumer(rk);
+        sub = rd_kafka_topic_partition_list_new(1);
+        rd_kafka_topic_partition_list_add(sub, TOPIC, RD_KAFKA_PARTITION_UA);
+        assert_int_equal(rd_kafka_subscribe(rk, sub), 0);
+        rd_kafka_topic_partition_list_destroy(sub);
+        return rk;
+}
+
+/* Writes ids [from, to), a third keyed Gold, through the plugin's
+ * partitioner; notes each partition's bucket from the delivery reports. */
+static void produce_ids(int from, int to) {
+        bp_test_drs_t drs = {0};
+        rd_kafka_t *rk = bp_test_producer(
+            bp_test_conf(cluster.bootstraps, BUCKET_CONF, NULL), &drs);
+        char key[32];
+        size_t i;
+        int id;
+
+        for (id = from; id < to; id++) {
+                int n = snprintf(key, sizeof(key), "%s-%d",
+                                 id % 3 == 0 ? "Gold" : "Platinum", id);
+                while (rd_kafka_producev(rk, RD_KAFKA_V_TOPIC(TOPIC),
+                                         RD_KAFKA_V_KEY(key, (size_t)n),
+                                         RD_KAFKA_V_VALUE("v", 1),
+                                         RD_KAFKA_V_END) ==
+                       RD_KAFKA_RESP_ERR__QUEUE_FULL)
+                        rd_kafka_poll(rk, 10);
+        }
+        bp_test_wait_drs(rk, &drs, (size_t)(to - from), 60000);
+        for (i = 0; i < drs.cnt; i++) {
+                assert_int_equal(drs.v[i].err, 0);
+                bucket_of[drs.v[i].partition] =
+                    !strncmp(drs.v[i].key, "Gold-", 5);
+        }
+        rd_kafka_destroy(rk);
+        bp_test_drs_free(&drs);
+}
+
+static int bucket_index(const char *bucket) {
+        return !strcmp(bucket, "Gold");
+}
+
+/* What each member holds, for a failure's diagnosis. */
+static void dump_members(member_t *m, int cnt) {
+        int k, i;
+        for (k = 0; k < cnt; k++) {
+                rd_kafka_topic_partition_list_t *a;
+                if (m[k].closed || rd_kafka_assignment(m[k].rk, &a))
+                        continue;
+                rd_kafka_position(m[k].rk, a);
+                fprintf(stderr, "member %d (%s):", k, m[k].bucket);
+                for (i = 0; i < a->cnt; i++)
+                        fprintf(stderr, " %d@%lld", (int)a->elems[i].partition,
+                                (long long)a->elems[i].offset);
+                fprintf(stderr, "\n");
+                rd_kafka_topic_partition_list_destroy(a);
+        }
+}
+
+/* Polls member \p m once: a record read is noted in the ledger and judged
+ * by its key. Returns 1 when it is an id in [from, to) read the first
+ * time. */
+static int poll_member(member_t *m, tk_ledger_t *lg, int from, int to,
+                       int timeout_ms) {
+        rd_kafka_message_t *msg = rd_kafka_consumer_poll(m->rk, timeout_ms);
+        int i, first = 0;
+
+        if (!msg)
+                return 0;
+        if (!msg->err && msg->key) {
+                i = (int)tk_key_id(msg->key, msg->key_len, NULL);
+                m->consumed++;
+                if (!tk_key_is_bucket(msg->key, msg->key_len, m->bucket))
+                        m->wrong_bucket++;
+                first = tk_ledger_read(lg, i) == 1 && i >= from && i < to;
+        }
+        rd_kafka_message_destroy(msg);
+        return first;
+}
+
+/* Polls every open member until ids [from, to) are read. */
+static void consume_until(member_t *m, int cnt, tk_ledger_t *lg, int from,
+                          int to, int timeout_ms) {
+        int64_t deadline = tk_now_ms() + timeout_ms;
+        long missing     = tk_ledger_missing(lg, from, to);
+        int k;
+
+        while (missing > 0 && tk_now_ms() < deadline)
+                for (k = 0; k < cnt; k++)
+                        if (!m[k].closed)
+                                missing -= poll_member(&m[k], lg, from, to, 5);
+        if (missing > 0)
+                dump_members(m, cnt);
+        assert_int_equal(missing, 0);
+}
+
+/* Polls the members (their records go to the ledger) until each bucket
+ * group's members together hold all PARTITIONS partitions, each once: the
+ * broker's assignment, kept whole. */
+static void wait_kept(member_t *m, int cnt, tk_ledger_t *lg,
+                      int timeout_ms) {
+        int64_t deadline = tk_now_ms() + timeout_ms;
+        int held[2][PARTITIONS], k, i, b, ok = 0;
+
+        while (!ok && tk_now_ms() < deadline) {
+                memset(held, 0, sizeof(held));
+                for (k = 0; k < cnt; k++) {
+                        rd_kafka_topic_partition_list_t *a;
+                        if (m[k].closed)
+                                continue;
+                        poll_member(&m[k], lg, 0, 0, 20);
+                        assert_int_equal(rd_kafka_assignment(m[k].rk, &a), 0);
+                        for (i = 0; i < a->cnt; i++)
+                                held[bucket_index(m[k].bucket)]
+                                    [a->elems[i].partition]++;
+                        rd_kafka_topic_partition_list_destroy(a);
+                }
+                ok = 1;
+                for (b = 0; b < 2; b++)
+                        for (i = 0; i < PARTITIONS; i++)
+                                ok &= held[b][i] == 1;
+        }
+        if (!ok)
+                fail_msg("the bucket groups do not hold every partition once");
+}
+
+/* Each member's partitions outside its bucket were never fetched (no
+ * position); each bucket partition is held by exactly one member of its
+ * bucket and was fetched (a position) once records were read. */
+static void check_paused(member_t *m, int cnt) {
+        int owners[PARTITIONS] = {0}, k, i, own = 0, other = 0;
+
+        for (k = 0; k < cnt; k++) {
+                rd_kafka_topic_partition_list_t *a;
+                if (m[k].closed)
+                        continue;
+                assert_int_equal(rd_kafka_assignment(m[k].rk, &a), 0);
+                assert_int_equal(rd_kafka_position(m[k].rk, a), 0);
+                for (i = 0; i < a->cnt; i++) {
+                        int32_t p = a->elems[i].partition;
+                        if (bucket_of[p] != bucket_index(m[k].bucket)) {
+                                if (a->elems[i].offset !=
+                                    RD_KAFKA_OFFSET_INVALID)
+                                        fail_msg("%s member fetched "
+                                                 "partition %d of another "
+                                                 "bucket (position %lld)",
+                                                 m[k].bucket, (int)p,
+                                                 (long long)a->elems[i]
+                                                     .offset);
+                                other++;
+                                continue;
+                        }
+                        owners[p]++;
+                        own++;
+                }
+                rd_kafka_topic_partition_list_destroy(a);
+        }
+        for (i = 0; i < PARTITIONS; i++)
+                assert_int_equal(owners[i], 1);
+        assert_int_equal(own, PARTITIONS);
+        assert_int_equal(other, PARTITIONS); /* kept, paused */
+}
+
+static void close_member(member_t *m) {
+        rd_kafka_consumer_close(m->rk);
+        rd_kafka_destroy(m->rk);
+        m->closed = 1;
+}
+
+/* Two members per bucket (properties only, and an application callback
+ * assigning incrementally), 6 000 records; a member of each bucket leaves;
+ * 6 000 more: all read, only by their bucket, never a fetch outside it. */
+static void test_keep_and_pause(void **state) {
+        member_t m[4] = {{.bucket = "Platinum"}, {.bucket = "Platinum"},
+                         {.bucket = "Gold"}, {.bucket = "Gold"}};
+        tk_ledger_t lg;
+        bp_stats_t st;
+        int k;
+        (void)state;
+
+        if (!kip848_host())
+                skip();
+        assert_int_equal(tk_ledger_init(&lg, 12000), 0);
+        for (k = 0; k < lg.n; k++)
+                tk_ledger_write(&lg, k);
+        produce_ids(0, 6000);
+        for (k = 0; k < 4; k++)
+                m[k].rk = consumer(m[k].bucket, k % 2);
+        wait_kept(m, 4, &lg, 60000);
+        consume_until(m, 4, &lg, 0, 6000, 120000);
+        wait_kept(m, 4, &lg, 60000);
+        check_paused(m, 4);
+
+        close_member(&m[1]); /* Platinum, properties only */
+        close_member(&m[3]); /* Gold, application callback */
+        produce_ids(6000, 12000);
+        wait_kept(m, 4, &lg, 60000);
+        consume_until(m, 4, &lg, 6000, 12000, 120000);
+        check_paused(m, 4);
+
+        for (k = 0; k < 4; k++) {
+                assert_int_equal(m[k].wrong_bucket, 0);
+                assert_true(m[k].consumed > 0);
+                if (m[k].closed)
+                        continue;
+                assert_int_equal(bp_stats(m[k].rk, &st), 0);
+                assert_int_equal(st.foreign, 0);
+                close_member(&m[k]);
+        }
+        tk_ledger_free(&lg);
+}
+
+int main(void) {
+        const struct CMUnitTest tests[] = {
+            cmocka_unit_test(test_keep_and_pause),
+        };
+        return cmocka_run_group_tests(tests, setup, teardown);
+}
