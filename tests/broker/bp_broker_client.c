@@ -25,7 +25,11 @@
  *       "B-N" with --key-bucket)
  *   bp-broker-client consume OPTIONS --bucket B --group G --out FILE
  *       [--reset earliest|latest] [--session-ms MS] [-X name=value]...
- *       (until SIGTERM/SIGINT, then close: commits what was written)
+ *       (until SIGTERM/SIGINT, then close: commits what was written;
+ *       --session-ms 0 leaves session.timeout.ms and heartbeat.interval.ms
+ *       unset, as group.protocol=consumer requires)
+ *   bp-broker-client version
+ *       (prints the librdkafka version it runs on, rd_kafka_version_str())
  *   bp-broker-client admin create --bootstrap B --topic T --partitions N
  *       [--rf R]   (every admin command also takes -X name=value: the
  *       connection and security settings of a secured cluster)
@@ -144,7 +148,7 @@ static void parse_opts(opts_t *o, int argc, char **argv) {
                         o->partition = bcu_num_arg("--partition", optarg, -1);
                         break;
                 case O_SESSION_MS:
-                        o->session_ms = bcu_num_arg("--session-ms", optarg, 1);
+                        o->session_ms = bcu_num_arg("--session-ms", optarg, 0);
                         break;
                 default: /* getopt_long said which option */
                         bcu_die("bad options (the comment at the top of "
@@ -378,8 +382,10 @@ static int cmd_consume(const opts_t *o) {
         bcu_conf_set(conf, "auto.offset.reset", o->reset);
         bcu_conf_set(conf, "enable.auto.offset.store", "false");
         bcu_conf_set(conf, "auto.commit.interval.ms", "1000");
-        bcu_conf_set(conf, "session.timeout.ms", session);
-        bcu_conf_set(conf, "heartbeat.interval.ms", heartbeat);
+        if (o->session_ms > 0) {
+                bcu_conf_set(conf, "session.timeout.ms", session);
+                bcu_conf_set(conf, "heartbeat.interval.ms", heartbeat);
+        }
         rk = bcu_subscribe(conf, o->topic);
         bcu_catch_signals(0);
         last[0] = '\0';
@@ -584,6 +590,10 @@ int main(int argc, char **argv) {
         if (argc >= 2 && !strcmp(argv[1], "consume")) {
                 parse_opts(&o, argc - 1, argv + 1);
                 return cmd_consume(&o);
+        }
+        if (argc == 2 && !strcmp(argv[1], "version")) {
+                printf("%s\n", rd_kafka_version_str());
+                return 0;
         }
         if (argc >= 3 && !strcmp(argv[1], "admin")) {
                 parse_opts(&o, argc - 2, argv + 2);

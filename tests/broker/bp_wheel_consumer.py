@@ -134,10 +134,11 @@ def main():
         # only after its line is written
         "enable.auto.offset.store": False,
         "auto.commit.interval.ms": 1000,
-        "session.timeout.ms": a.session_ms,
-        "heartbeat.interval.ms": max(a.session_ms // 6, 100),
         "error_cb": lambda e: err("client error: %s" % e),
     }
+    if a.session_ms:   # 0: unset, as group.protocol=consumer requires
+        conf["session.timeout.ms"] = a.session_ms
+        conf["heartbeat.interval.ms"] = max(a.session_ms // 6, 100)
     if a.oauth_cb:
         def refresh(_oauthbearer_config):
             err("oauth_cb called")

@@ -36,6 +36,11 @@ process's output (*.dr, *.read, *.read.assign, *.log) for diagnosis.
                      docs/operations.md under load: allocation (both
                      layouts), a bucket added, one removed, and the naive
                      rollout caught (broker_change.py)
+  kip848             consumers on group.protocol=consumer (KIP-848), C and
+                     Python wheel, two per bucket through joins, a leave
+                     and a SIGKILL under load: keep-and-pause, balance per
+                     state (broker_kip848.py; skipped before librdkafka
+                     2.12)
   operations         docs/operations.md's lag per bucket and renaming a
                      bucket's group with its offsets, with the commands the
                      doc shows (broker_ops.py)
@@ -70,6 +75,10 @@ def log(msg):
 
 def now_ms():
     return int(time.time() * 1000)
+
+
+class Skip(Exception):
+    """The scenario cannot run here (the reason says why): exit 77."""
 
 
 class Failure(Exception):
@@ -1299,6 +1308,13 @@ def scenario_change(env, report):
     broker_change.run(sys.modules[__name__], env, report)
 
 
+def scenario_kip848(env, report):
+    """Bucket consumers on group.protocol=consumer (KIP-848), C and
+    Python, through joins, a leave and a SIGKILL: see broker_kip848.py."""
+    import broker_kip848
+    broker_kip848.run(sys.modules[__name__], env, report)
+
+
 def scenario_audit(env, report):
     """bp-audit on a healthy deployment and with planted faults: see
     broker_audit.py."""
@@ -1318,6 +1334,7 @@ SCENARIOS = {
     "failover": scenario_failover,
     "scheduler": scenario_scheduler,
     "operations": scenario_operations,
+    "kip848": scenario_kip848,
 }
 
 
@@ -1356,6 +1373,12 @@ def main():
                                                  a.workdir))
     try:
         SCENARIOS[a.scenario](env, report)
+    except Skip as e:
+        for p in ALL_PROCS:
+            if p.alive():
+                p.kill()
+        print("SKIP: %s" % e)
+        return SKIP
     except Failure as e:
         report.error(str(e))
     except Exception as e:   # a bug of the suite itself: still report it
