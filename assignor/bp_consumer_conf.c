@@ -281,9 +281,10 @@ rd_kafka_conf_res_t bp_consumer_on_conf_set(bp_client_t *c,
                 if (c->consumer->user_strategy[0] &&
                     !is_roundrobin(c->consumer->user_strategy))
                         return refuse_bucket(c, value, errstr, errstr_size);
-                if (c->consumer->group_protocol_consumer)
-                        return bp_kip848_check(c, value, name, value, errstr,
-                                               errstr_size);
+                if (c->consumer->group_protocol_consumer &&
+                    bp_kip848_check(c, value, name, value, errstr,
+                                    errstr_size) != RD_KAFKA_CONF_OK)
+                        return RD_KAFKA_CONF_INVALID;
         }
         return RD_KAFKA_CONF_UNKNOWN;
 }

@@ -78,14 +78,23 @@ static void incremental_cb(rd_kafka_t *rk, rd_kafka_resp_err_t err,
                          rd_kafka_error_string(e));
 }
 
+/* A member of \p bucket; with \p app_cb, its application's own callback,
+ * and group.protocol set before the bucket (librdkafka stores it at once);
+ * without, set after the bucket (the order of the wheel's dict and of
+ * bp-broker-client: the plugin holds it back until creation). */
 static rd_kafka_t *consumer(const char *bucket, int app_cb) {
-        /* group.protocol after the bucket (the order the wheel's dict and
-         * bp-broker-client use): the plugin holds it back until creation. */
-        rd_kafka_conf_t *conf = bp_test_conf(
-            cluster.bootstraps, BUCKET_CONF, "bucket.priority.bucket", bucket,
-            "group.id", "kip848-app", "auto.offset.reset", "earliest",
-            "auto.commit.interval.ms", "200", "group.protocol", "consumer",
-            NULL);
+        rd_kafka_conf_t *conf =
+            app_cb ? bp_test_conf(cluster.bootstraps, "group.protocol",
+                                  "consumer", BUCKET_CONF,
+                                  "bucket.priority.bucket", bucket, "group.id",
+                                  "kip848-app", "auto.offset.reset",
+                                  "earliest", "auto.commit.interval.ms", "200",
+                                  NULL)
+                   : bp_test_conf(cluster.bootstraps, BUCKET_CONF,
+                                  "bucket.priority.bucket", bucket, "group.id",
+                                  "kip848-app", "auto.offset.reset",
+                                  "earliest", "auto.commit.interval.ms", "200",
+                                  "group.protocol", "consumer", NULL);
         rd_kafka_topic_partition_list_t *sub;
         char errstr[512];
         rd_kafka_t *rk;
@@ -217,8 +226,10 @@ static void wait_kept(member_t *m, int cnt, tk_ledger_t *lg,
                         for (i = 0; i < PARTITIONS; i++)
                                 ok &= held[b][i] == 1;
         }
-        if (!ok)
+        if (!ok) {
+                dump_members(m, cnt);
                 fail_msg("the bucket groups do not hold every partition once");
+        }
 }
 
 /* Each member's partitions outside its bucket were never fetched (no
@@ -307,9 +318,62 @@ static void test_keep_and_pause(void **state) {
         tk_ledger_free(&lg);
 }
 
+static char warnings[4096];
+
+static void capture_log(const rd_kafka_t *rk, int level, const char *fac,
+                        const char *buf) {
+        size_t at = strlen(warnings);
+        (void)rk;
+        if (!strcmp(fac, "BUCKETPRIO") && level == 4)
+                snprintf(warnings + at, sizeof(warnings) - at, "%s\n", buf);
+}
+
+/* The broker's default assignor (uniform) and the contiguous layout are
+ * allowed, with a warning each naming the measured imbalance and the fix;
+ * range and stable (test_keep_and_pause) warn about nothing. */
+static void test_warnings(void **state) {
+        const char *assignor[] = {"uniform", "range"};
+        const char *layout[]   = {"contiguous", "stable"};
+        rd_kafka_conf_t *conf;
+        char errstr[512];
+        rd_kafka_t *rk;
+        int i;
+        (void)state;
+
+        if (!kip848_host())
+                skip();
+        for (i = 0; i < 2; i++) {
+                warnings[0] = '\0';
+                conf        = bp_test_conf(
+                    cluster.bootstraps, "bucket.priority.topic", TOPIC,
+                    "bucket.priority.buckets", "Platinum, Gold",
+                    "bucket.priority.allocation", "70%, 30%",
+                    "bucket.priority.layout", layout[i],
+                    "bucket.priority.bucket", "Gold", "group.id", "w",
+                    "group.protocol", "consumer", "group.remote.assignor",
+                    assignor[i], NULL);
+                rd_kafka_conf_set_log_cb(conf, capture_log);
+                rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr,
+                                  sizeof(errstr));
+                if (!rk)
+                        fail_msg("rd_kafka_new: %s", errstr);
+                rd_kafka_destroy(rk);
+                if (i == 0) {
+                        assert_non_null(strstr(warnings, "\"uniform\""));
+                        assert_non_null(strstr(warnings, "2 to 4 apart"));
+                        assert_non_null(strstr(warnings, "up to 10 of 48"));
+                        assert_non_null(
+                            strstr(warnings, "bucket.priority.layout=stable"));
+                } else {
+                        assert_string_equal(warnings, "");
+                }
+        }
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_keep_and_pause),
+            cmocka_unit_test(test_warnings),
         };
         return cmocka_run_group_tests(tests, setup, teardown);
 }
