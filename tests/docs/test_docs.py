@@ -16,6 +16,8 @@
    conf=NAME:VALUE    any other configuration value before creation
    assignment=P       consumer: the partitions it is assigned
    name=X / base=X    a block that adds lines to block X (X's lines first)
+   min-librdkafka=V   applied only when the client runs librdkafka V or
+                      later (older ones refuse the block, as the text says)
 
    P is a list of partitions and ranges: 0-3, 4,5 or 0-2,7. A property line
    with an inline comment ("Gold   # first") fails by itself: a properties
@@ -164,8 +166,27 @@ def check_properties(a, files, errors):
     print("properties blocks: %d found, %d applied" % (len(blocks), checked))
 
 
+def client_librdkafka(a):
+    """The librdkafka version (a tuple) the docs client runs on."""
+    import ctypes
+    lib = "librdkafka.so.1"
+    r = subprocess.run(["ldd", a.client], capture_output=True, text=True)
+    for line in r.stdout.splitlines():
+        w = line.split()
+        if w and w[0] == "librdkafka.so.1" and len(w) > 2:
+            lib = w[2]
+    f = ctypes.CDLL(lib).rd_kafka_version_str
+    f.restype = ctypes.c_char_p
+    return tuple(int(x) for x in f().decode().split("-")[0].split(".")[:3])
+
+
 def apply_block(a, b, lines):
     spec = b.spec
+    need = spec.get("min-librdkafka")
+    if need and client_librdkafka(a) < tuple(int(x)
+                                             for x in need.split(".")):
+        print("%s: skipped, needs librdkafka %s" % (b.where(), need))
+        return []
     props = dict(property_lines(lines))
     topic = props.get("bucket.priority.topic")
     if not topic:
