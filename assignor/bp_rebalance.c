@@ -91,9 +91,10 @@ bp_assignment_map(rd_kafka_t *rk,
         if (errstr_size)
                 errstr[0] = '\0';
         /* The consumer protocol: nothing is mapped (bp_kip848.h). */
-        if (c && c->consumer->kip848 &&
-            partitions != c->consumer->mapped_in_flight)
-                return bp_kip848_given(c, rk, partitions);
+        if (c && c->consumer->kip848)
+                return partitions == c->consumer->mapped_in_flight
+                           ? copy_list(partitions)
+                           : bp_kip848_given(c, rk, partitions);
         if (c && c->cfg.consumer_bucket_cnt > 0 && c->mode == BP_MODE_BROKEN &&
             c->cfg.topic_set) {
                 /* Incomplete configuration: never read another bucket's

@@ -137,6 +137,14 @@ BP_API void bp_topic_conf_set_partitioner(rd_kafka_topic_conf_t *tconf);
  * bp_assignment_map()) and assigns the result; on revocation, lost
  * partitions and errors it unassigns, as librdkafka documents for the
  * eager protocol. \p opaque (the application's) is not used.
+ *
+ * On the next generation group protocol (group.protocol=consumer, librdkafka
+ * 2.12 and later) nothing is mapped: it assigns the broker's list with
+ * rd_kafka_incremental_assign() (start offsets set on the bucket's
+ * partitions), pauses at once the partitions of the bucket topic outside
+ * the consumer's bucket, and unassigns revoked lists incrementally. An
+ * application's own callback is handed the broker's list the same way and
+ * the plugin pauses those partitions when it returns.
  */
 BP_API void bp_rebalance_cb(rd_kafka_t *rk,
                             rd_kafka_resp_err_t err,
@@ -164,6 +172,11 @@ BP_API void bp_rebalance_cb(rd_kafka_t *rk,
  *          be computed (assign nothing then: the next rebalance retries).
  *          A client that did not load the plugin, or that serves no bucket,
  *          gets a plain copy.
+ *
+ * On the next generation group protocol (group.protocol=consumer) it maps
+ * nothing: the copy of \p partitions it returns only has the start offsets
+ * of the bucket's partitions set; pass it to rd_kafka_incremental_assign()
+ * (the plugin pauses the others after the rebalance callback returns).
  */
 BP_API rd_kafka_topic_partition_list_t *
 bp_assignment_map(rd_kafka_t *rk,

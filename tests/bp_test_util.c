@@ -128,3 +128,26 @@ void bp_test_producer_close(rd_kafka_t *rk,
         rd_kafka_destroy(rk);
         bp_test_drs_free(drs);
 }
+
+void bp_test_produce_ids(rd_kafka_conf_t *conf, const char *topic, int from,
+                         int to, bp_test_drs_t *drs) {
+        rd_kafka_t *rk = bp_test_producer(conf, drs);
+        size_t first   = drs->cnt, i;
+        char key[32];
+        int id;
+
+        for (id = from; id < to; id++) {
+                int n = snprintf(key, sizeof(key), "%s-%d",
+                                 id % 3 == 0 ? "Gold" : "Platinum", id);
+                while (rd_kafka_producev(rk, RD_KAFKA_V_TOPIC(topic),
+                                         RD_KAFKA_V_KEY(key, (size_t)n),
+                                         RD_KAFKA_V_VALUE("v", 1),
+                                         RD_KAFKA_V_END) ==
+                       RD_KAFKA_RESP_ERR__QUEUE_FULL)
+                        rd_kafka_poll(rk, 10);
+        }
+        bp_test_wait_drs(rk, drs, first + (size_t)(to - from), 60000);
+        for (i = first; i < drs->cnt; i++)
+                assert_int_equal(drs->v[i].err, 0);
+        rd_kafka_destroy(rk);
+}

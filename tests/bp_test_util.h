@@ -74,6 +74,13 @@ void bp_test_wait_drs(rd_kafka_t *rk,
 
 void bp_test_drs_free(bp_test_drs_t *drs);
 
+/** Writes record ids [\p from, \p to) to \p topic with a producer made from
+ *  \p conf (taken), keyed "Gold-<id>" for every third id and
+ *  "Platinum-<id>" otherwise; waits for their delivery reports, appended to
+ *  \p drs, and fails the test unless each succeeded. */
+void bp_test_produce_ids(rd_kafka_conf_t *conf, const char *topic, int from,
+                         int to, bp_test_drs_t *drs);
+
 /** Destroys \p rkt (if any) and the producer \p rk, frees \p drs. */
 void bp_test_producer_close(rd_kafka_t *rk,
                             rd_kafka_topic_t *rkt,

@@ -342,25 +342,8 @@ static rd_kafka_t *consumer(const char *bucket, const char *group,
 
 static void produce_ids(int from, int to) {
         bp_test_drs_t drs = {0};
-        rd_kafka_t *rk = bp_test_producer(
-            bp_test_conf(cluster.bootstraps, BUCKET_CONF, NULL), &drs);
-        char key[32];
-        int i;
-
-        for (i = from; i < to; i++) {
-                int n = snprintf(key, sizeof(key), "%s-%d",
-                                 i % 3 == 0 ? "Gold" : "Platinum", i);
-                while (rd_kafka_producev(rk, RD_KAFKA_V_TOPIC(TOPIC),
-                                         RD_KAFKA_V_KEY(key, (size_t)n),
-                                         RD_KAFKA_V_VALUE("v", 1),
-                                         RD_KAFKA_V_END) ==
-                       RD_KAFKA_RESP_ERR__QUEUE_FULL)
-                        rd_kafka_poll(rk, 10);
-        }
-        bp_test_wait_drs(rk, &drs, (size_t)(to - from), 60000);
-        for (i = 0; i < (int)drs.cnt; i++)
-                assert_int_equal(drs.v[i].err, 0);
-        rd_kafka_destroy(rk);
+        bp_test_produce_ids(bp_test_conf(cluster.bootstraps, BUCKET_CONF, NULL),
+                            TOPIC, from, to, &drs);
         bp_test_drs_free(&drs);
 }
 

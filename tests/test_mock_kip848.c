@@ -116,29 +116,13 @@ static rd_kafka_t *consumer(const char *bucket, int app_cb) {
  * partitioner; notes each partition's bucket from the delivery reports. */
 static void produce_ids(int from, int to) {
         bp_test_drs_t drs = {0};
-        rd_kafka_t *rk = bp_test_producer(
-            bp_test_conf(cluster.bootstraps, BUCKET_CONF, NULL), &drs);
-        char key[32];
         size_t i;
-        int id;
 
-        for (id = from; id < to; id++) {
-                int n = snprintf(key, sizeof(key), "%s-%d",
-                                 id % 3 == 0 ? "Gold" : "Platinum", id);
-                while (rd_kafka_producev(rk, RD_KAFKA_V_TOPIC(TOPIC),
-                                         RD_KAFKA_V_KEY(key, (size_t)n),
-                                         RD_KAFKA_V_VALUE("v", 1),
-                                         RD_KAFKA_V_END) ==
-                       RD_KAFKA_RESP_ERR__QUEUE_FULL)
-                        rd_kafka_poll(rk, 10);
-        }
-        bp_test_wait_drs(rk, &drs, (size_t)(to - from), 60000);
-        for (i = 0; i < drs.cnt; i++) {
-                assert_int_equal(drs.v[i].err, 0);
+        bp_test_produce_ids(bp_test_conf(cluster.bootstraps, BUCKET_CONF, NULL),
+                            TOPIC, from, to, &drs);
+        for (i = 0; i < drs.cnt; i++)
                 bucket_of[drs.v[i].partition] =
                     !strncmp(drs.v[i].key, "Gold-", 5);
-        }
-        rd_kafka_destroy(rk);
         bp_test_drs_free(&drs);
 }
 
