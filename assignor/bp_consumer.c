@@ -22,6 +22,7 @@
 #include "bp_kip848.h"
 #include "bp_kip848_conf.h"
 #include "bp_rebalance.h"
+#include "bp_topic_count.h"
 #include "bp_tracking.h"
 
 static rd_kafka_resp_err_t safety_on_consume(rd_kafka_t *rk,

@@ -11,7 +11,7 @@
 #include "bp_consumer_side.h"
 #include "bp_kip848.h"
 #include "bp_offsets.h"
-#include "bp_rebalance.h"
+#include "bp_topic_count.h"
 #include "bp_tracking.h"
 
 static int is_bucket_topic(const bp_client_t *c, const char *topic) {

@@ -15,26 +15,8 @@
 #include "bp_kip848.h"
 #include "bp_offsets.h"
 #include "bp_rebalance.h"
+#include "bp_topic_count.h"
 #include "bp_tracking.h"
-
-int32_t bp_topic_partition_count(rd_kafka_t *rk,
-                                 const char *topic,
-                                 int timeout_ms) {
-        rd_kafka_topic_t *rkt = rd_kafka_topic_new(rk, topic, NULL);
-        const rd_kafka_metadata_t *md = NULL;
-        int32_t cnt = -1;
-
-        if (!rkt)
-                return -1;
-        if (rd_kafka_metadata(rk, 0, rkt, &md, timeout_ms) ==
-                RD_KAFKA_RESP_ERR_NO_ERROR &&
-            md->topic_cnt == 1 && !md->topics[0].err)
-                cnt = md->topics[0].partition_cnt;
-        if (md)
-                rd_kafka_metadata_destroy(md);
-        rd_kafka_topic_destroy(rkt);
-        return cnt;
-}
 
 static int is_bucket_topic(const bp_client_t *c, const char *topic) {
         return c->cfg.topic_set && !strcmp(topic, c->cfg.topic);
