@@ -315,6 +315,31 @@ static void test_added_bucket_read_by_nobody_current(void **state) {
         bp_change_plan_destroy(pl);
 }
 
+/* Two buckets that swap ends with nothing kept by either: neither can
+ * move first, so the plan is refused past step 1 (whose routing is what
+ * producers keep), naming the bucket. */
+static void test_swap_of_two_homeless_buckets_refused(void **state) {
+        bp_config_t cfg;
+        bp_change_plan_t *pl;
+        bp_layout_t *r1, *r3;
+        (void)state;
+
+        make(&cfg, "a, b", "50, 50", "contiguous", "b, a", NULL, NULL);
+        pl = plan_of(&cfg, 12);
+        assert_true(pl->homeless[0] && pl->homeless[1]);
+        assert_non_null(strstr(pl->refused, "bucket \"a\" keeps none of its "
+                                            "partitions"));
+        r1 = bp_change_route_layout(pl, 1);
+        r3 = bp_change_route_layout(pl, 3);
+        assert_int_equal(r3->count[0], r1->count[0]);
+        assert_memory_equal(r3->partitions, r1->partitions,
+                            sizeof(int32_t) * 12);
+        assert_int_equal(r1->count[0], 6); /* a stays on 0-5 */
+        bp_layout_destroy(r1);
+        bp_layout_destroy(r3);
+        bp_change_plan_destroy(pl);
+}
+
 static void test_fingerprint(void **state) {
         bp_config_t a, b;
         bp_layout_t *la, *lb, *lc;
@@ -388,6 +413,7 @@ int main(void) {
             cmocka_unit_test(test_stable_change_takes_three_steps),
             cmocka_unit_test(test_removed_bucket_merges_into_fallback),
             cmocka_unit_test(test_added_bucket_read_by_nobody_current),
+            cmocka_unit_test(test_swap_of_two_homeless_buckets_refused),
             cmocka_unit_test(test_fingerprint),
             cmocka_unit_test(test_property_errors),
         };

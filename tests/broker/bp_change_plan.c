@@ -105,6 +105,9 @@ int main(int argc, char **argv) {
                 return 2;
         }
         drain = calloc((size_t)partitions, 1);
+        for (i = 0; pl->refused[i]; i++) /* no quote inside a JSON string */
+                if (pl->refused[i] == '"' || pl->refused[i] == '\\')
+                        pl->refused[i] = '\'';
         printf("{\"steps\": %d, \"refused\": \"%s\", \"plan\": [",
                pl->step_cnt, pl->refused);
         for (s = 1; drain && s <= pl->step_cnt; s++)
