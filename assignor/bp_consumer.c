@@ -199,9 +199,14 @@ static void pause_unmapped(bp_client_t *c, rd_kafka_t *rk) {
  * the same. A removed bucket's records read by their new home are not. */
 static void check_key(bp_client_t *c, const bp_layout_t *l,
                       const rd_kafka_message_t *m, int b) {
-        int k = bp_key_bucket(&c->cfg, m->key, m->key_len);
         char fp[9], shown[4 * BP_KEY_PREVIEW_LEN + 8], step[48] = "";
+        int k;
 
+        /* Logged once: after that, no record needs its key read. */
+        if (atomic_load_explicit(&c->logged_once, memory_order_relaxed) &
+            BP_ONCE_MISROUTED)
+                return;
+        k = bp_key_bucket(&c->cfg, m->key, m->key_len);
         if (k < 0)
                 k = c->cfg.fallback_kind == BP_FALLBACK_BUCKET
                         ? c->cfg.fallback_bucket
