@@ -11,40 +11,27 @@
 #include "../shared/bp_change.h"
 #include "../shared/bp_config_lookup.h"
 #include "../shared/bp_config_next.h"
+#include "../shared/bp_ranges.h"
 #include "bp_client_change.h"
 
 /* "critical 8-11, bulk 6-7": each bucket's partitions as ranges. */
 static void describe(const bp_layout_t *l, const bp_config_t *cfg, char *buf,
                      size_t size) {
+        char ranges[256];
         size_t len = 0;
         int b, n;
-        int32_t i, lo, hi;
 
         buf[0] = '\0';
         for (b = 0; b < l->bucket_cnt && len < size; b++) {
-                n = snprintf(buf + len, size - len, "%s%s ", b ? ", " : "",
-                             cfg->buckets[b].name);
+                if (l->count[b] == 0)
+                        snprintf(ranges, sizeof(ranges), "none");
+                else
+                        bp_ranges_format(ranges, sizeof(ranges),
+                                         l->partitions + l->first[b],
+                                         l->count[b]);
+                n = snprintf(buf + len, size - len, "%s%s %s", b ? ", " : "",
+                             cfg->buckets[b].name, ranges);
                 len += n > 0 ? (size_t)n : 0;
-                if (l->count[b] == 0 && len < size) {
-                        n = snprintf(buf + len, size - len, "none");
-                        len += n > 0 ? (size_t)n : 0;
-                }
-                for (i = 0; i < l->count[b] && len < size; i = hi + 1) {
-                        lo = hi = i;
-                        while (hi + 1 < l->count[b] &&
-                               l->partitions[l->first[b] + hi + 1] ==
-                                   l->partitions[l->first[b] + hi] + 1)
-                                hi++;
-                        n = lo == hi
-                                ? snprintf(buf + len, size - len, "%s%d",
-                                           i ? "," : "",
-                                           (int)l->partitions[l->first[b] + lo])
-                                : snprintf(buf + len, size - len, "%s%d-%d",
-                                           i ? "," : "",
-                                           (int)l->partitions[l->first[b] + lo],
-                                           (int)l->partitions[l->first[b] + hi]);
-                        len += n > 0 ? (size_t)n : 0;
-                }
         }
 }
 

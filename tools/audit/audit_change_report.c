@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "audit_change.h"
-#include "audit_ranges.h"
+#include "bp_ranges.h"
 #include "bp_escape.h"
 
 /* "critical 8-11, bulk 6-7" */
@@ -16,7 +16,7 @@ static void text_layout(FILE *f, const bp_step_layout_t *s) {
         char ranges[4096];
         int b;
         for (b = 0; b < s->layout->bucket_cnt; b++) {
-                audit_format_ranges(ranges, sizeof(ranges),
+                bp_ranges_format(ranges, sizeof(ranges),
                                     s->layout->partitions +
                                         s->layout->first[b],
                                     s->layout->count[b]);

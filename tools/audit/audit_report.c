@@ -7,7 +7,7 @@
 
 #include "audit_change_report.h"
 #include "audit_lag.h"
-#include "audit_ranges.h"
+#include "bp_ranges.h"
 #include "bp_escape.h"
 
 #define JSON_STR_SIZE (6 * 512 + 1)
@@ -62,7 +62,7 @@ static void text_buckets(FILE *f, const audit_t *a) {
                                      sizeof(alloc));
                 strcat(alloc, "%");
                 fprintf(f, "  %-16s %6s  ", a->cfg->buckets[b].name, alloc);
-                audit_format_ranges(ranges, sizeof(ranges),
+                bp_ranges_format(ranges, sizeof(ranges),
                               bucket_parts(a->layout, b), a->layout->count[b]);
                 fprintf(f, "%-16s", ranges);
                 lag = audit_bucket_lag(a, b, &unc);
@@ -90,10 +90,10 @@ static void text_groups(FILE *f, const audit_t *a) {
                         const audit_member_t *mem = &grp->members[m];
                         fprintf(f, "    %s (client id \"%s\", %s)\n",
                                 mem->consumer_id, mem->client_id, mem->host);
-                        audit_format_ranges(ranges, sizeof(ranges), mem->indexes,
+                        bp_ranges_format(ranges, sizeof(ranges), mem->indexes,
                                       mem->index_cnt);
                         fprintf(f, "      broker says  %s\n", ranges);
-                        audit_format_ranges(ranges, sizeof(ranges), mem->reads,
+                        bp_ranges_format(ranges, sizeof(ranges), mem->reads,
                                       mem->read_cnt);
                         fprintf(f, "      reads        %s%s\n", ranges,
                                 mem->not_bucket ? "  (NOT a bucket consumer: "

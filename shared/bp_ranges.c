@@ -1,13 +1,11 @@
 /*
- * audit_ranges.c - partition lists written as ranges for bp-audit's
- * report (see audit_ranges.h).
+ * bp_ranges.c - partition lists written as ranges (see bp_ranges.h).
  */
-#include "audit_ranges.h"
+#include "bp_ranges.h"
 
 #include <stdio.h>
 
-void audit_format_ranges(char *buf, size_t size, const int32_t *p,
-                         int32_t n) {
+void bp_ranges_format(char *buf, size_t size, const int32_t *p, int32_t n) {
         size_t at = 0;
         int32_t i, j;
         buf[0] = '\0';
