@@ -9,7 +9,9 @@ properties only with -X group.protocol=consumer (set after the bucket, as a
 dict or a command line does), no session or heartbeat setting (the broker
 owns them). Under a producer writing 1000 records/s: members join, the
 Python member of one bucket leaves (SIGTERM), the C member of another is
-killed (SIGKILL), two new members restore two per bucket.
+killed (SIGKILL), two new members restore two per bucket, then the topic
+grows from 12 to 24 partitions (the stable layout moves none between
+buckets): every new partition is written and read by its bucket's members.
 
 In every settled state, for each bucket: its members hold (acknowledge) the
 broker's whole assignment of the topic, each partition once; the bucket's
@@ -27,6 +29,7 @@ import subprocess
 import time
 
 PARTS = 12
+GROWN = 24
 LAYOUT = "stable"
 KIP848 = ["group.protocol=consumer"]
 MIN_VERSION = (2, 12, 0)
@@ -42,11 +45,11 @@ def version_tuple(v):
     return tuple(int(x) for x in v.split("-")[0].split(".")[:3])
 
 
-def range_counts(bucket_parts, members):
+def range_counts(bucket_parts, members, parts):
     """How many of the bucket's partitions each of n members holds under
-    Kafka's range assignor (one topic of PARTS partitions: contiguous
-    blocks, the first PARTS % n members one partition larger), sorted."""
-    q, r = divmod(PARTS, members)
+    Kafka's range assignor (one topic of `parts` partitions: contiguous
+    blocks, the first parts % n members one partition larger), sorted."""
+    q, r = divmod(parts, members)
     counts, at = [], 0
     for i in range(members):
         size = q + (1 if i < r else 0)
@@ -55,11 +58,15 @@ def range_counts(bucket_parts, members):
     return sorted(counts)
 
 
+def owner_of(layout, p):
+    return [b for b, ps in layout.items() if p in ps][0]
+
+
 def held(c, layout):
     return frozenset(c.current) & frozenset(layout[c.bucket])
 
 
-def settled(s, ledger, members, layout):
+def settled(s, ledger, members, layout, parts):
     """Every bucket's live members each hold a part of the topic, together
     the whole topic once and the bucket's partitions once; returns {bucket:
     sorted counts} or None."""
@@ -70,10 +77,10 @@ def settled(s, ledger, members, layout):
         if not live:
             return None
         sets = [c.current for c in live]
-        # range gives every member a block (PARTS >= members): a member
+        # range gives every member a block (parts >= members): a member
         # still joining holds nothing yet
-        if not all(sets) or sum(len(x) for x in sets) != PARTS or \
-                frozenset().union(*sets) != frozenset(range(PARTS)):
+        if not all(sets) or sum(len(x) for x in sets) != parts or \
+                frozenset().union(*sets) != frozenset(range(parts)):
             return None
         mine = [held(c, layout) for c in live]
         if frozenset().union(*mine) != frozenset(layout[b]):
@@ -82,24 +89,25 @@ def settled(s, ledger, members, layout):
     return counts
 
 
-def state(s, env, report, ledger, members, layout, what, t0, timeout=120):
+def state(s, env, report, ledger, members, layout, what, t0, timeout=120,
+          parts=PARTS):
     counts = s.wait_until(
         "the bucket groups to settle (%s)" % what, timeout,
-        lambda: settled(s, ledger, members, layout))
+        lambda: settled(s, ledger, members, layout, parts))
     took = time.time() - t0
-    parts = []
+    shown = []
     for b in s.BUCKETS:
         live = [c for c in members if c.bucket == b and c.alive()]
-        model = range_counts(layout[b], len(live))
+        model = range_counts(layout[b], len(live), parts)
         spread = counts[b][-1] - counts[b][0]
-        parts.append("%s %s (range gives %s)" % (b, counts[b], model))
+        shown.append("%s %s (range gives %s)" % (b, counts[b], model))
         if spread > 1 and model[-1] - model[0] <= 1:
             report.error("%s: bucket %s spread %d between its members %s, "
                          "where range allows 1" % (what, b, spread,
                                                    counts[b]))
     report.add("%s: settled in %.1f s; bucket partitions per member: %s; "
                "members: %s" % (
-                   what, took, ", ".join(parts),
+                   what, took, ", ".join(shown),
                    "; ".join("%s %s+%d paused" % (
                        c.name, sorted(held(c, layout)),
                        len(c.current) - len(held(c, layout)))
@@ -169,6 +177,32 @@ def run(s, env, report):
     figures["rejoin_s"] = state(
         s, env, report, ledger, members, layout,
         "new members: two per bucket again", t0)
+    # Growth under load: the broker hands the new partitions out with the
+    # next heartbeats; each member pauses the new ones that are not its
+    # bucket's and reads its bucket's from the start-offset rules.
+    old_layout, t0 = layout, time.time()
+    t_grow = int(env.admin("grow", topic=topic, partitions=GROWN))
+    layout = env.layout(LAYOUT, GROWN)
+    moved = [p for p in range(PARTS)
+             if owner_of(old_layout, p) != owner_of(layout, p)]
+    if moved:
+        report.error("the %s layout moved partitions %s between buckets on "
+                     "growth %d->%d" % (LAYOUT, moved, PARTS, GROWN))
+    figures["growth_s"] = state(
+        s, env, report, ledger, members, layout,
+        "the topic grew %d->%d under load" % (PARTS, GROWN), t0,
+        parts=GROWN)
+    s.wait_until(
+        "every new partition to be written and read by its bucket", 60,
+        lambda: ledger.update() or all(
+            ledger.first_read(p, owner_of(layout, p), t_grow)
+            for p in range(PARTS, GROWN)),
+        missing=lambda: "unread: %s" % [
+            p for p in range(PARTS, GROWN)
+            if not ledger.first_read(p, owner_of(layout, p), t_grow)])
+    figures["growth_read_s"] = max(
+        ledger.first_read(p, owner_of(layout, p), t_grow)
+        for p in range(PARTS, GROWN)) / 1000.0 - t_grow / 1000.0
     report.add("settle times (s): " + ", ".join(
         "%s %.1f" % kv for kv in figures.items()),
         **{"kip848_" + k: round(x, 1) for k, x in figures.items()})
@@ -177,5 +211,5 @@ def run(s, env, report):
     for c in members:
         for p in c.problems():
             report.error(p)
-    s.verify(env, ledger, report, LAYOUT, [PARTS])
-    s.check_lag(env, report, topic, group, LAYOUT, PARTS)
+    s.verify(env, ledger, report, LAYOUT, [PARTS, GROWN])
+    s.check_lag(env, report, topic, group, LAYOUT, GROWN)
