@@ -238,8 +238,9 @@ class Verdicts:
 
 # --------------------------------------------------------------- the cluster
 
-def start_cluster(mock_cluster):
-    cluster = Child("bp-mock-cluster", [mock_cluster, TOPIC + ":12"])
+def start_cluster(mock_argv):
+    """mock_argv: bp-mock-cluster, or a command that serves like it."""
+    cluster = Child("bp-mock-cluster", mock_argv + [TOPIC + ":12"])
     cluster.wait_for(lambda: cluster.lines, 20)
     lines = cluster.snapshot()
     if not lines or not lines[0].strip():
@@ -419,9 +420,10 @@ def produce_scenario(v, env):
 # ---------------------------------------------------------------- consuming
 
 class Consumer(Child):
-    def __init__(self, name, env, group, bucket):
+    def __init__(self, name, env, group, bucket, properties=()):
         super().__init__(name, env.adapter + ["consume", env.bootstrap,
-                                              env.plugin, group, bucket])
+                                              env.plugin, group, bucket] +
+                         list(properties))
         self.short = name.split()[-1]
 
     def parsed(self, start=0):
@@ -732,18 +734,18 @@ def creation_error_scenario(v, adapter, bootstrap, plugin, modes, substring):
 class Env:
     """The adapter, plugin and the mock cluster the scenarios share."""
 
-    def __init__(self, args):
+    def __init__(self, args, mock_argv=None):
         self.adapter = shlex.split(args.adapter)
         self.reference = [args.reference_python,
                           os.path.join(HERE, "python_adapter.py")]
         self.plugin = args.plugin
-        self.mock_cluster = args.mock_cluster
-        self.cluster, self.bootstrap = start_cluster(self.mock_cluster)
+        self.mock_argv = mock_argv or [args.mock_cluster]
+        self.cluster, self.bootstrap = start_cluster(self.mock_argv)
         self.used = False       # records were produced to the cluster
 
     def restart_cluster(self):
         stop_cluster(self.cluster)
-        self.cluster, self.bootstrap = start_cluster(self.mock_cluster)
+        self.cluster, self.bootstrap = start_cluster(self.mock_argv)
         self.used = False
 
 

@@ -4,8 +4,11 @@
 # Protocol: see client_matrix.py.
 #
 #   kcat_adapter.sh produce BOOTSTRAP PLUGIN
-#   kcat_adapter.sh consume BOOTSTRAP PLUGIN GROUP BUCKET
+#   kcat_adapter.sh consume BOOTSTRAP PLUGIN GROUP BUCKET [NAME=VALUE ...]
+#   kcat_adapter.sh version
 #
+# NAME=VALUE: more -X properties for the consumer, after the others
+# (-X group.protocol=consumer). version: 'librdkafka X.Y.Z' from kcat -V.
 # produce: stdin keys become 'KEY<TAB>v' lines for kcat -P -K '\t' -Z; a
 #   '-' key becomes an empty key, which -Z sends as a NULL key. kcat prints
 #   no key in its delivery reports: with -v -v -v it prints "Message
@@ -26,13 +29,20 @@ set -uo pipefail
 topic=orders
 mode=${1:-}
 if ! { [ "$mode" = produce ] && [ $# -eq 3 ]; } &&
-   ! { [ "$mode" = consume ] && [ $# -eq 5 ]; }; then
-    echo "usage: $0 produce BOOTSTRAP PLUGIN | consume BOOTSTRAP PLUGIN GROUP BUCKET" >&2
+   ! { [ "$mode" = consume ] && [ $# -ge 5 ]; } &&
+   ! { [ "$mode" = version ] && [ $# -eq 1 ]; }; then
+    echo "usage: $0 produce BOOTSTRAP PLUGIN | consume BOOTSTRAP PLUGIN GROUP BUCKET [NAME=VALUE ...] | version" >&2
     exit 2
 fi
 if ! command -v kcat >/dev/null; then
     echo "kcat_adapter: kcat not found (Debian package kcat)" >&2
     exit 127
+fi
+if [ "$mode" = version ]; then
+    v=$(kcat -V 2>&1 | sed -n 's/.*[ (]librdkafka \([0-9][0-9.]*\).*/\1/p' | head -n 1)
+    [ -n "$v" ] || { echo "kcat_adapter: no librdkafka version in kcat -V" >&2; exit 1; }
+    echo "librdkafka $v"
+    exit 0
 fi
 bootstrap=$2 plugin=$3
 props=(-X "bootstrap.servers=$bootstrap" -X "plugin.library.paths=$plugin"
@@ -118,6 +128,8 @@ fi
 
 # consume
 group=$4 bucket=$5
+extra=()
+for prop in "${@:6}"; do extra+=(-X "$prop"); done
 mkfifo "$work/out" "$work/err"
 
 # Line by line in bash: mawk would hold lines back (it reads pipes in blocks).
@@ -172,7 +184,7 @@ rebalances < "$work/err" &
 err_pid=$!
 
 kcat "${props[@]}" -G "$group" -X "bucket.priority.bucket=$bucket" \
-    -X auto.offset.reset=earliest -u -f 'record %p %K %k\n' "$topic" \
+    -X auto.offset.reset=earliest "${extra[@]}" -u -f 'record %p %K %k\n' "$topic" \
     > "$work/out" 2> "$work/err" &
 kcat_pid=$!
 cat <&0 > /dev/null &

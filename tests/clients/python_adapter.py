@@ -10,17 +10,23 @@ client_matrix.py:
   python_adapter.py produce BOOTSTRAP PLUGIN
       stdin: one key per line ('-' = NULL key); value 'v'. After EOF:
       flush (30 s) and print 'delivered KEY PARTITION' / 'failed KEY ERROR'.
-  python_adapter.py consume BOOTSTRAP PLUGIN GROUP BUCKET
+  python_adapter.py consume BOOTSTRAP PLUGIN GROUP BUCKET [NAME=VALUE ...]
       subscribes to 'orders' with on_assign/on_revoke; prints
       'assigned P,P,...' when its assignment changes and 'record PARTITION KEY'
-      per record, until stdin closes; then closes the consumer.
+      per record, until stdin closes; then closes the consumer. NAME=VALUE
+      entries are added to the dict last (group.protocol=consumer).
+  python_adapter.py version
+      prints 'librdkafka X.Y.Z', the library confluent_kafka runs on.
+  python_adapter.py mock-cluster TOPIC:PARTITIONS ...
+      runs librdkafka's mock cluster in the library confluent_kafka runs on
+      (python_mock_cluster.py), like bp-mock-cluster.
 
 A client that cannot be created prints 'error TEXT' and exits 3.
 """
 import sys
 import threading
 
-from confluent_kafka import Consumer, KafkaException, Producer
+from confluent_kafka import Consumer, KafkaException, Producer, libversion
 
 TOPIC = "orders"
 
@@ -86,19 +92,27 @@ def produce(bootstrap, plugin):
             out("failed %s no delivery report within 30 s" % key)
 
 
-def consume(bootstrap, plugin, group, bucket):
+def consume(bootstrap, plugin, group, bucket, *extra):
     conf = base_conf(bootstrap, plugin)
     conf["group.id"] = group
     conf["bucket.priority.bucket"] = bucket
     conf["auto.offset.reset"] = "earliest"
+    for item in extra:
+        name, _, value = item.partition("=")
+        conf[name] = value
     consumer = create(Consumer, conf)
     current = None  # the assignment last printed; None before the first
+
+    # confluent_kafka has no rebalance_protocol(): the next generation
+    # protocol is the one that hands out increments (the plugin keeps
+    # roundrobin, an eager strategy, on the classic one).
+    incremental = conf.get("group.protocol") == "consumer"
 
     def cooperative(c):
         try:
             return c.rebalance_protocol() == "COOPERATIVE"
-        except AttributeError:  # older clients: eager only
-            return False
+        except AttributeError:
+            return incremental
 
     def show(new):
         nonlocal current
@@ -142,8 +156,13 @@ def main():
     args = sys.argv[1:]
     if len(args) == 3 and args[0] == "produce":
         produce(*args[1:])
-    elif len(args) == 5 and args[0] == "consume":
+    elif len(args) >= 5 and args[0] == "consume":
         consume(*args[1:])
+    elif args == ["version"]:
+        out("librdkafka %s" % libversion()[0])
+    elif len(args) >= 1 and args[0] == "mock-cluster":
+        import python_mock_cluster
+        sys.exit(python_mock_cluster.serve(args[1:]))
     else:
         sys.stderr.write(__doc__)
         sys.exit(2)

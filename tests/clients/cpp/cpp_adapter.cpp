@@ -4,8 +4,12 @@
 // is given. Protocol: see tests/clients/client_matrix.py.
 //
 //   cpp_adapter produce BOOTSTRAP PLUGIN
-//   cpp_adapter consume BOOTSTRAP PLUGIN GROUP BUCKET
+//   cpp_adapter consume BOOTSTRAP PLUGIN GROUP BUCKET [NAME=VALUE ...]
+//   cpp_adapter version
 //
+// NAME=VALUE: more properties set() on the consumer's configuration after
+// the others (group.protocol=consumer). version: 'librdkafka X.Y.Z', the
+// library it runs on (RdKafka::version_str()).
 // A configuration property the client refuses, or a client that cannot be
 // created, gives 'error TEXT' (librdkafka's own error string) and exit 3.
 #include <librdkafka/rdkafkacpp.h>
@@ -173,12 +177,18 @@ class Rebalance : public RdKafka::RebalanceCb {
 };
 
 int consume(const std::string &bootstrap, const std::string &plugin,
-            const std::string &group, const std::string &bucket) {
+            const std::string &group, const std::string &bucket,
+            const std::vector<std::string> &extra) {
         Rebalance rebalance;
         std::unique_ptr<RdKafka::Conf> conf(base_conf(bootstrap, plugin));
         set(conf.get(), "group.id", group);
         set(conf.get(), "bucket.priority.bucket", bucket);
         set(conf.get(), "auto.offset.reset", "earliest");
+        for (const std::string &property : extra) {
+                const size_t eq = property.find('=');
+                set(conf.get(), property.substr(0, eq),
+                    eq == std::string::npos ? "" : property.substr(eq + 1));
+        }
         std::string errstr;
         if (conf->set("rebalance_cb", &rebalance, errstr) !=
             RdKafka::Conf::CONF_OK)
@@ -224,9 +234,16 @@ int main(int argc, char **argv) {
         std::vector<std::string> args(argv + 1, argv + argc);
         if (args.size() == 3 && args[0] == "produce")
                 return produce(args[1], args[2]);
-        if (args.size() == 5 && args[0] == "consume")
-                return consume(args[1], args[2], args[3], args[4]);
+        if (args.size() >= 5 && args[0] == "consume")
+                return consume(args[1], args[2], args[3], args[4],
+                               {args.begin() + 5, args.end()});
+        if (args.size() == 1 && args[0] == "version") {
+                out("librdkafka " + RdKafka::version_str());
+                return 0;
+        }
         std::cerr << "usage: cpp_adapter produce BOOTSTRAP PLUGIN\n"
-                     "       cpp_adapter consume BOOTSTRAP PLUGIN GROUP BUCKET\n";
+                     "       cpp_adapter consume BOOTSTRAP PLUGIN GROUP BUCKET "
+                     "[NAME=VALUE ...]\n"
+                     "       cpp_adapter version\n";
         return 2;
 }

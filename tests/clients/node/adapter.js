@@ -9,11 +9,14 @@
 //       stdin: one key a line ("-" = NULL key), value "v", topic orders;
 //       after EOF: flush, then "delivered KEY PARTITION" or
 //       "failed KEY ERROR" per delivery report (KEY "-" for a NULL key).
-//   node adapter.js consume BOOTSTRAP PLUGIN GROUP BUCKET
+//   node adapter.js consume BOOTSTRAP PLUGIN GROUP BUCKET [NAME=VALUE ...]
 //       "assigned P,P,..." (sorted partitions of orders; nothing after
 //       "assigned " when it has none) when
 //       the assignment changes, "record PARTITION KEY" per record, until
-//       stdin closes; then disconnect and exit 0.
+//       stdin closes; then disconnect and exit 0. NAME=VALUE entries are
+//       added to the configuration object last (group.protocol=consumer).
+//   node adapter.js version
+//       "librdkafka X.Y.Z", the library node-rdkafka runs on.
 //
 // A client that cannot be created or connected prints "error TEXT" and
 // exits 3. Usage errors exit 2; a disconnect that hangs exits 4.
@@ -25,7 +28,10 @@
 //   1 or true        rebalance_cb: true (node-rdkafka assigns the list of
 //                    the 'rebalance' event itself);
 //   function or fn   rebalance_cb: a function calling this.assign() /
-//                    this.unassign(), as node-rdkafka's README shows.
+//                    this.unassign(), or this.incrementalAssign() /
+//                    this.incrementalUnassign() when
+//                    this.rebalanceProtocol() is 'COOPERATIVE' (the next
+//                    generation protocol), as node-rdkafka's README shows.
 // With a rebalance_cb the assignment printed is the list of each
 // 'rebalance' event (the first one printed even when empty).
 // BP_NODE_DEBUG=cgrp (any librdkafka debug list) adds debug to the
@@ -39,7 +45,8 @@ const TOPIC = 'orders';
 
 function usage() {
   process.stderr.write('usage: node adapter.js produce BOOTSTRAP PLUGIN\n' +
-    '       node adapter.js consume BOOTSTRAP PLUGIN GROUP BUCKET\n');
+    '       node adapter.js consume BOOTSTRAP PLUGIN GROUP BUCKET' +
+    ' [NAME=VALUE ...]\n       node adapter.js version\n');
   process.exit(2);
 }
 
@@ -181,22 +188,30 @@ function produce(bootstrap, plugin) {
   });
 }
 
-function consume(bootstrap, plugin, group, bucket) {
+function consume(bootstrap, plugin, group, bucket, extra) {
   const mode = (process.env.BP_NODE_REBALANCE_CB || '').toLowerCase();
   const conf = Object.assign(baseConfig(bootstrap, plugin), {
     'group.id': group,
     'bucket.priority.bucket': bucket,
   });
+  for (const property of extra) {
+    const eq = property.indexOf('=');
+    conf[eq < 0 ? property : property.slice(0, eq)] =
+      eq < 0 ? '' : property.slice(eq + 1);
+  }
   if (process.env.BP_NODE_DEBUG) conf.debug = process.env.BP_NODE_DEBUG;
   let withCb = true;
   if (mode === '1' || mode === 'true') {
     conf.rebalance_cb = true;
   } else if (mode === 'function' || mode === 'fn') {
     conf.rebalance_cb = function(err, assignment) {
+      const cooperative = this.rebalanceProtocol() === 'COOPERATIVE';
       if (err.code === Kafka.CODES.ERRORS.ERR__ASSIGN_PARTITIONS) {
-        this.assign(assignment);
+        if (cooperative) this.incrementalAssign(assignment);
+        else this.assign(assignment);
       } else if (err.code === Kafka.CODES.ERRORS.ERR__REVOKE_PARTITIONS) {
-        this.unassign();
+        if (cooperative) this.incrementalUnassign(assignment);
+        else this.unassign();
       } else {
         process.stderr.write(`rebalance: ${oneLine(err.message)}\n`);
       }
@@ -300,6 +315,8 @@ function consume(bootstrap, plugin, group, bucket) {
 
 const argv = process.argv.slice(2);
 if (argv[0] === 'produce' && argv.length === 3) produce(argv[1], argv[2]);
-else if (argv[0] === 'consume' && argv.length === 5)
-  consume(argv[1], argv[2], argv[3], argv[4]);
+else if (argv[0] === 'consume' && argv.length >= 5)
+  consume(argv[1], argv[2], argv[3], argv[4], argv.slice(5));
+else if (argv[0] === 'version' && argv.length === 1)
+  out(`librdkafka ${Kafka.librdkafkaVersion}`);
 else usage();

@@ -6,11 +6,18 @@
 //	    stdin: one key a line ("-" = NULL key), value "v", topic orders;
 //	    after EOF: flush, then "delivered KEY PARTITION" or
 //	    "failed KEY ERROR" per delivery report.
-//	adapter consume BOOTSTRAP PLUGIN GROUP BUCKET
+//	adapter consume BOOTSTRAP PLUGIN GROUP BUCKET [NAME=VALUE ...]
 //	    "assigned P,P,..." (sorted partitions of orders, maybe none)
 //	    after each rebalance event that changed the assignment, "record
 //	    PARTITION KEY" per record ("-" = NULL key), until stdin closes;
-//	    then Close() and exit 0.
+//	    then Close() and exit 0. NAME=VALUE entries go into the ConfigMap
+//	    too (group.protocol=consumer).
+//	adapter version
+//	    "librdkafka X.Y.Z", the library it runs on.
+//	adapter mock-cluster TOPIC:PARTITIONS ...
+//	    librdkafka's mock cluster in the adapter's own librdkafka
+//	    (kafka.NewMockCluster), like bp-mock-cluster: prints the bootstrap
+//	    address, serves until stdin closes (not in the dynamic build).
 //
 // A client that cannot be created prints "error TEXT" and exits 3.
 // BP_GO_NO_HELPER=1 makes the consumer subscribe without
@@ -38,7 +45,9 @@ const topic = "orders"
 
 func usage() {
 	fmt.Fprintln(os.Stderr, "usage: adapter produce BOOTSTRAP PLUGIN\n"+
-		"       adapter consume BOOTSTRAP PLUGIN GROUP BUCKET")
+		"       adapter consume BOOTSTRAP PLUGIN GROUP BUCKET [NAME=VALUE ...]\n"+
+		"       adapter version\n"+
+		"       adapter mock-cluster TOPIC:PARTITIONS ...")
 	os.Exit(2)
 }
 
@@ -131,12 +140,16 @@ func produce(bootstrap, plugin string) {
 	p.Close()
 }
 
-func consume(bootstrap, plugin, group, bucket string) {
+func consume(bootstrap, plugin, group, bucket string, extra []string) {
 	noHelper := os.Getenv("BP_GO_NO_HELPER") == "1"
 	cfg := baseConfig(bootstrap, plugin)
 	cfg["group.id"] = group
 	cfg["bucket.priority.bucket"] = bucket
 	cfg["auto.offset.reset"] = "earliest"
+	for _, property := range extra {
+		name, value, _ := strings.Cut(property, "=")
+		cfg[name] = value
+	}
 	if !noHelper {
 		cfg["bucket.priority.rebalance.events.mapped"] = "true"
 	}
@@ -218,8 +231,13 @@ func main() {
 	switch {
 	case os.Args[1] == "produce" && len(os.Args) == 4:
 		produce(os.Args[2], os.Args[3])
-	case os.Args[1] == "consume" && len(os.Args) == 6:
-		consume(os.Args[2], os.Args[3], os.Args[4], os.Args[5])
+	case os.Args[1] == "consume" && len(os.Args) >= 6:
+		consume(os.Args[2], os.Args[3], os.Args[4], os.Args[5], os.Args[6:])
+	case os.Args[1] == "version" && len(os.Args) == 2:
+		_, text := kafka.LibraryVersion()
+		fmt.Printf("librdkafka %s\n", text)
+	case os.Args[1] == "mock-cluster":
+		os.Exit(serveMockCluster(os.Args[2:]))
 	default:
 		usage()
 	}

@@ -59,21 +59,39 @@ func Map(c *kafka.Consumer, ps []kafka.TopicPartition) ([]kafka.TopicPartition, 
 	return out, nil
 }
 
-// RebalanceCb is a kafka.RebalanceCb for bucket consumers: it assigns the
-// mapped list on AssignedPartitions and unassigns on RevokedPartitions.
-// When mapping fails it assigns nothing (the next rebalance retries) and
-// returns the error; it must still call Assign, or confluent-kafka-go
-// would assign the group's whole list itself.
+// RebalanceCb is a kafka.RebalanceCb for bucket consumers. On the classic
+// group protocol it assigns the mapped list on AssignedPartitions and
+// unassigns on RevokedPartitions. On the next generation protocol
+// (group.protocol=consumer, KIP-848: GetRebalanceProtocol() is
+// "COOPERATIVE") assignments are increments and Assign fails: it assigns
+// Map's list (the broker's partitions, start offsets set; the plugin pauses
+// those outside the bucket) with IncrementalAssign and unassigns what is
+// revoked with IncrementalUnassign. When mapping fails it reads nothing
+// until the next rebalance, and returns the error; it must still assign
+// (the empty list, or on the consumer protocol the broker's list, paused),
+// or confluent-kafka-go would assign the group's whole list itself.
 func RebalanceCb(c *kafka.Consumer, ev kafka.Event) error {
+	incremental := c.GetRebalanceProtocol() == "COOPERATIVE"
 	switch e := ev.(type) {
 	case kafka.AssignedPartitions:
 		ps, err := Map(c, e.Partitions)
+		if err != nil && incremental {
+			c.IncrementalAssign(e.Partitions) // what the broker counts as held
+			c.Pause(e.Partitions)
+			return err
+		}
 		if err != nil {
 			c.Assign([]kafka.TopicPartition{}) // nothing until the next rebalance
 			return err
 		}
+		if incremental {
+			return c.IncrementalAssign(ps)
+		}
 		return c.Assign(ps)
 	case kafka.RevokedPartitions:
+		if incremental {
+			return c.IncrementalUnassign(e.Partitions)
+		}
 		return c.Unassign()
 	}
 	return nil
