@@ -80,14 +80,6 @@ given_under(bp_client_t *c, rd_kafka_t *rk,
         return out;
 }
 
-rd_kafka_topic_partition_list_t *
-bp_kip848_given(bp_client_t *c,
-                rd_kafka_t *rk,
-                const rd_kafka_topic_partition_list_t *partitions) {
-        return given_under(c, rk, partitions,
-                           layout_for(c, rk, partitions));
-}
-
 /* The held set (statistics, lag): the partitions of the consumer's bucket
  * in its assignment now. */
 static void note_held(bp_client_t *c, rd_kafka_t *rk, const bp_layout_t *l) {
@@ -134,6 +126,22 @@ static void pause_others(bp_client_t *c, rd_kafka_t *rk,
                               others->cnt, c->cfg.consumer_bucket_text,
                               rd_kafka_err2str(err));
         rd_kafka_topic_partition_list_destroy(others);
+}
+
+rd_kafka_topic_partition_list_t *
+bp_kip848_given(bp_client_t *c,
+                rd_kafka_t *rk,
+                const rd_kafka_topic_partition_list_t *partitions) {
+        const bp_layout_t *l = layout_for(c, rk, partitions);
+        rd_kafka_topic_partition_list_t *given =
+            given_under(c, rk, partitions, l);
+
+        /* Not from the plugin's callbacks (rebalances taken as events, Go's
+         * helper): no callback returns after the application assigns, so
+         * the partitions outside the bucket are paused now. An
+         * application's pause outlasts the assignment that follows. */
+        pause_others(c, rk, given, l);
+        return given;
 }
 
 void bp_kip848_pause_one(rd_kafka_t *rk,

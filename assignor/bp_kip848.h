@@ -42,7 +42,9 @@ void bp_kip848_chain(bp_client_t *c,
 /**
  * bp_assignment_map() on the consumer protocol: a copy of \p partitions
  * with the start offsets of the bucket's partitions set (nothing else
- * changes). Never NULL unless out of memory.
+ * changes); the partitions outside the bucket are paused at once, since
+ * no callback of the plugin runs after the application assigns the copy
+ * (rebalances taken as events). Never NULL unless out of memory.
  */
 rd_kafka_topic_partition_list_t *
 bp_kip848_given(bp_client_t *c,

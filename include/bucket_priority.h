@@ -175,8 +175,11 @@ BP_API void bp_rebalance_cb(rd_kafka_t *rk,
  *
  * On the next generation group protocol (group.protocol=consumer) it maps
  * nothing: the copy of \p partitions it returns only has the start offsets
- * of the bucket's partitions set; pass it to rd_kafka_incremental_assign()
- * (the plugin pauses the others after the rebalance callback returns).
+ * of the bucket's partitions set; pass it to rd_kafka_incremental_assign().
+ * The plugin pauses the others: after the rebalance callback returns when
+ * called from the application's callback the plugin chains, else (the
+ * application takes rebalances as events) at once, before they are
+ * assigned (a pause outlasts the assignment).
  */
 BP_API rd_kafka_topic_partition_list_t *
 bp_assignment_map(rd_kafka_t *rk,
@@ -197,6 +200,10 @@ bp_assignment_map(rd_kafka_t *rk,
  * bp_assignment_map(): RD_KAFKA_OFFSET_INVALID for the committed offset,
  * RD_KAFKA_OFFSET_BEGINNING, or an absolute offset). The three output
  * arrays need room for \p cnt entries.
+ *
+ * On the next generation group protocol the entries are the group's list
+ * unchanged with the start offsets set, and the partitions outside the
+ * bucket are paused: assign them incrementally (Go: IncrementalAssign).
  *
  * A client taking rebalances as events must also set
  * bucket.priority.rebalance.events.mapped=true, which tells the plugin that
