@@ -243,6 +243,14 @@ rd_kafka_conf_res_t bp_consumer_on_conf_set(bp_client_t *c,
         }
         if (!strcmp(name, "group.protocol")) {
                 int is_consumer = value && !strcmp(value, "consumer");
+                /* librdkafka < 2.4 knows no group.protocol: before the
+                 * bucket (Go's ConfigMap has no order) it would refuse it
+                 * as an unknown property; refused here naming the
+                 * version, as after the bucket. */
+                if (is_consumer && !consumer &&
+                    rd_kafka_version() < BP_GROUP_PROTOCOL_VERSION)
+                        return bp_kip848_check(c, NULL, name, value, errstr,
+                                               errstr_size);
                 if (consumer && is_consumer) {
                         if (bp_kip848_check(c, NULL, name, value, errstr,
                                             errstr_size) != RD_KAFKA_CONF_OK ||

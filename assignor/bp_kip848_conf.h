@@ -16,6 +16,9 @@
  *  available (2.12.0), as rd_kafka_version() reports it. */
 #define BP_KIP848_MIN_VERSION 0x020c0000
 
+/** The first librdkafka that knows the group.protocol property (2.4.0). */
+#define BP_GROUP_PROTOCOL_VERSION 0x02040000
+
 /** The broker-side assignor a bucket consumer asks for unless the user
  *  chose one: it keeps a bucket's partitions within one of each other
  *  between the members of the bucket's group (docs/consumer.md). */

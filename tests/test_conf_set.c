@@ -609,6 +609,35 @@ static void test_incomplete_log_names_client(void **state) {
                          P "buckets is not set");
 }
 
+/* On librdkafka older than 2.4, which knows no group.protocol,
+ * group.protocol=consumer set before the bucket (Go's ConfigMap sets its
+ * entries in no order) is refused naming the version, not as an unknown
+ * property. */
+static void test_protocol_before_bucket_old_librdkafka(void **state) {
+        const kv_t topic[] = {{P "topic", "orders"},
+                              {P "buckets", "Platinum, Gold"},
+                              {P "allocation", "70%, 30%"},
+                              {"group.id", "g"},
+                              {NULL, NULL}};
+        rd_kafka_conf_t *conf;
+        char err[512], runs[64];
+        (void)state;
+
+        if (rd_kafka_version() >= 0x02040000)
+                skip();
+        conf = conf_with(NULL, topic, "protocol before bucket");
+        assert_int_equal(bp_test_set(conf, "group.protocol", "consumer", err,
+                                     sizeof(err)),
+                         RD_KAFKA_CONF_INVALID);
+        snprintf(runs, sizeof(runs), "runs librdkafka %s",
+                 rd_kafka_version_str());
+        if (!strstr(err, "needs librdkafka 2.12 or later") ||
+            !strstr(err, runs))
+                fail_msg("group.protocol refused without the version: %s",
+                         err);
+        rd_kafka_conf_destroy(conf);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_empty_values_refused),
@@ -617,6 +646,7 @@ int main(void) {
             cmocka_unit_test(test_sticky_before_plugin),
             cmocka_unit_test(test_errors_table_matches_docs),
             cmocka_unit_test(test_incomplete_log_names_client),
+            cmocka_unit_test(test_protocol_before_bucket_old_librdkafka),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
