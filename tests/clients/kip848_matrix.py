@@ -5,7 +5,7 @@ protocol of client_matrix.py), with group.protocol=consumer set the way
 its users set it. Python 3 stdlib only.
 
   kip848_matrix.py --adapter "CMD ..." --plugin PATH --mock-cluster PATH
-                   [--own-mock]
+                   [--own-mock] [--error-cut N]
 
 It asks the adapter which librdkafka its client runs ('CMD version' prints
 'librdkafka X.Y.Z') and expects what that version can do:
@@ -22,7 +22,8 @@ It asks the adapter which librdkafka its client runs ('CMD version' prints
   of 0-7.
 - older: creating that consumer fails cleanly ('error ...' and exit 3, no
   crash) with an error naming group.protocol, librdkafka 2.12 and the
-  version the client runs.
+  version the client runs (--error-cut N: a client that cuts error texts
+  at N characters shows only what comes before).
 
 The mock cluster is bp-mock-cluster (--mock-cluster), which must run a
 librdkafka of 2.12 or later for the first case; --own-mock makes the
@@ -72,8 +73,9 @@ def client_version(adapter):
     return version, "%d.%d.%d" % version
 
 
-def refused_scenario(v, env, version_text):
-    """librdkafka < 2.12: the consumer must not be created, and say why."""
+def refused_scenario(v, env, version_text, cut):
+    """librdkafka < 2.12: the consumer must not be created, and say why.
+    cut: the length at which the client cuts error texts, or None."""
     s = "kip848 refused"
     c = cm.Consumer("consumer A", env, "kip848-%s" % uuid.uuid4().hex[:8],
                     "Gold", PROTOCOL)
@@ -87,8 +89,14 @@ def refused_scenario(v, env, version_text):
                 "not refused" % (version_text, cm.EXIT_TIMEOUT), [c])
         return
     errors = [l[6:] for l in c.snapshot() if l.startswith("error ")]
-    wanted = ("group.protocol", "librdkafka 2.12 or later",
-              "runs librdkafka %s" % version_text)
+    wanted = ["group.protocol", "librdkafka 2.12 or later",
+              "runs librdkafka %s" % version_text]
+    if cut and errors and len(errors[0]) >= cut:
+        # Where the client cut the text, what fits before the cut.
+        wanted = ['group.protocol: invalid value "consumer"', "KIP-848",
+                  "needs librdkafka 2.1"]
+        v.note(s, "the client cuts its error text at %d characters, "
+               "before the version" % cut)
     named = [e for e in errors if all(w in e for w in wanted)]
     v.check(s, status == 3 and bool(named),
             "creation refused (exit 3): error %s" % named[0]
@@ -234,6 +242,9 @@ def main():
                     help="bp-mock-cluster (librdkafka 2.12+ for the check)")
     ap.add_argument("--own-mock", action="store_true",
                     help="the adapter hosts the mock cluster itself")
+    ap.add_argument("--error-cut", type=int, metavar="N",
+                    help="the client cuts error texts at N characters "
+                    "(confluent-kafka-go 2.0.2: 127)")
     ap.add_argument("--reference-python", default="/usr/bin/python3",
                     help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -256,7 +267,7 @@ def main():
         if works:
             works_scenario(v, env)
         else:
-            refused_scenario(v, env, text)
+            refused_scenario(v, env, text, args.error_cut)
         cm.stop_cluster(env.cluster)
     except cm.SetupError as exc:
         v.check("setup", False, str(exc))

@@ -10,6 +10,12 @@
 # and for exported and dynamic, a consumer subscribed without the helper
 # (BP_GO_NO_HELPER=1): told at creation, paused at its first record.
 #
+#   exported-kip848, dynamic-kip848  the same builds, checked by
+#             kip848_matrix.py: bucket consumers with
+#             group.protocol=consumer through the helper (exported: on a
+#             mock cluster in its bundled librdkafka), or the clean refusal
+#             of a librdkafka older than 2.12 (dynamic on Debian's 2.0.2)
+#
 # Usage: run-matrix.sh FLAVOUR PLUGIN MOCK_CLUSTER [OUTDIR]
 #   PLUGIN is the built libbucketpriority.so; the adapter links the library
 #   in its directory (the same file it loads as a plugin). OUTDIR (default:
@@ -17,13 +23,13 @@
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
-[ $# -ge 3 ] || { echo "usage: $0 static|exported|dynamic PLUGIN MOCK_CLUSTER [OUTDIR]" >&2; exit 2; }
+[ $# -ge 3 ] || { echo "usage: $0 static|exported|dynamic|exported-kip848|dynamic-kip848 PLUGIN MOCK_CLUSTER [OUTDIR]" >&2; exit 2; }
 flavour=$1
 plugin=$2
 mock=$3
 libdir=$(cd "$(dirname "$plugin")" && pwd)
 outdir=${4:-$libdir/../go-adapters}
-build=$flavour
+build=${flavour%-kip848}
 
 command -v go >/dev/null 2>&1 || { echo "run-matrix.sh: no go in PATH (Go 1.21+ with cgo needed)" >&2; exit 1; }
 bin=$("$here/build.sh" "$build" "$outdir" "$here/../../../include" "$libdir") ||
@@ -34,6 +40,13 @@ case $flavour in
 static)
         exec python3 "$matrix" --adapter "'$bin'" --plugin "$plugin" --mock-cluster "$mock" \
                 --expect "creation-error:-tags dynamic" ;;
+exported-kip848)
+        exec python3 "$here/../kip848_matrix.py" --adapter "'$bin'" --plugin "$plugin" \
+                --mock-cluster "$mock" --own-mock ;;
+dynamic-kip848)
+        # confluent-kafka-go 2.0.2 cuts configuration errors at 127 characters.
+        exec python3 "$here/../kip848_matrix.py" --adapter "'$bin'" --plugin "$plugin" \
+                --mock-cluster "$mock" --error-cut 127 ;;
 exported|dynamic)
         status=0
         python3 "$matrix" --adapter "'$bin'" --plugin "$plugin" --mock-cluster "$mock" || status=1
