@@ -10,13 +10,19 @@ gives its consumers only their bucket's partitions. Python 3 stdlib only.
 
 An adapter is run as
   CMD produce BOOTSTRAP PLUGIN
-  CMD consume BOOTSTRAP PLUGIN GROUP BUCKET
+  CMD consume BOOTSTRAP PLUGIN GROUP BUCKET [NAME=VALUE ...]
+  CMD version
+  CMD mock-cluster TOPIC:PARTITIONS ...   (optional)
 and configures its client as its users do with bootstrap.servers,
 plugin.library.paths=PLUGIN, bucket.priority.topic=orders,
 bucket.priority.buckets=Platinum, Gold and
 bucket.priority.allocation=70%, 30% (consume adds group.id=GROUP,
-bucket.priority.bucket=BUCKET and auto.offset.reset=earliest), in that
-order. Topic orders has 12 partitions: Platinum 0-7, Gold 8-11.
+bucket.priority.bucket=BUCKET and auto.offset.reset=earliest, then each
+NAME=VALUE), in that order. Topic orders has 12 partitions: Platinum 0-7,
+Gold 8-11.
+  version: prints 'librdkafka X.Y.Z', the library the client runs on.
+  mock-cluster: serves like bp-mock-cluster, in the client's own
+    librdkafka (kip848_matrix.py --own-mock).
   produce: stdin lines are keys ('-' = NULL key), value 'v'; after EOF it
     flushes (30 s at most) and prints 'delivered KEY PARTITION' or
     'failed KEY ERROR' per record; exit 0.
