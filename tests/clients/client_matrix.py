@@ -230,6 +230,13 @@ class Verdicts:
     def note(self, scenario, text):
         print("     %s: %s" % (scenario, text), flush=True)
 
+    def finish(self):
+        """Shows the diagnostics and the totals; the exit status."""
+        self.diagnostics()
+        print("%d passed, %d failed" % (self.passed, self.failed),
+              flush=True)
+        return 1 if self.failed else 0
+
     def diagnostics(self):
         for child in self.suspects:
             tail = list(child.stderr)[-25:]
@@ -499,6 +506,30 @@ def partitions_missing(wanted, got):
     return plist({p for p, _ in (wanted - got)})
 
 
+def latest_since(a, mark, b):
+    """(A's last assignment from its stdout line mark on, B's last), None
+    for one not printed."""
+    after_a, all_b = a.parsed(mark)[1], b.parsed()[1]
+    return (after_a[-1] if after_a else None, all_b[-1] if all_b else None)
+
+
+def close_all(v, s, consumers):
+    """Closes the consumers' stdin; each must exit 0."""
+    for c in consumers:
+        c.close_stdin()
+    for c in consumers:
+        status = c.wait(EXIT_TIMEOUT)
+        if status is None:
+            c.kill()
+        v.check(s, status == 0,
+                "%s exited 0 after its stdin closed" % c.short
+                if status == 0 else
+                "%s did not exit within %d s after its stdin closed" % (
+                    c.short, EXIT_TIMEOUT) if status is None else
+                "%s %s after its stdin closed" % (
+                    c.short, describe_status(status)), [c])
+
+
 def reference_batch(v, env, s):
     """The first batch, produced by the reference producer (on a fresh mock
     cluster if records were produced before); None after a failed check."""
@@ -565,9 +596,7 @@ def consume_scenario(v, env, batch1):
     b = Consumer("consumer B", env, group, "Gold")
 
     def latest():
-        after_a, all_b = a.parsed(mark)[1], b.parsed()[1]
-        return (after_a[-1] if after_a else None,
-                all_b[-1] if all_b else None)
+        return latest_since(a, mark, b)
 
     def balanced():
         la, lb = latest()
@@ -620,19 +649,7 @@ def consume_scenario(v, env, batch1):
             "in batch 2 A and B both read partitions %s (A %s, B %s)" % (
                 plist(pa & pb), plist(pa), plist(pb)), [a, b])
 
-    for c in (a, b):
-        c.close_stdin()
-    for c in (a, b):
-        status = c.wait(EXIT_TIMEOUT)
-        if status is None:
-            c.kill()
-        v.check(s, status == 0,
-                "%s exited 0 after its stdin closed" % c.short
-                if status == 0 else
-                "%s did not exit within %d s after its stdin closed" % (
-                    c.short, EXIT_TIMEOUT) if status is None else
-                "%s %s after its stdin closed" % (
-                    c.short, describe_status(status)), [c])
+    close_all(v, s, (a, b))
     for c in (a, b):
         records, assignments = c.parsed()
         bad = foreign(records)
@@ -810,9 +827,7 @@ def main():
         stop_cluster(env.cluster)
     except SetupError as exc:
         v.check("setup", False, str(exc))
-    v.diagnostics()
-    print("%d passed, %d failed" % (v.passed, v.failed), flush=True)
-    return 1 if v.failed else 0
+    return v.finish()
 
 
 if __name__ == "__main__":

@@ -177,9 +177,7 @@ def works_scenario(v, env):
     b = cm.Consumer("consumer B", env, group, "Gold", PROTOCOL)
 
     def latest():
-        after_a, all_b = a.parsed(mark)[1], b.parsed()[1]
-        return (after_a[-1] if after_a else None,
-                all_b[-1] if all_b else None)
+        return cm.latest_since(a, mark, b)
 
     def settled():
         la, lb = latest()
@@ -216,15 +214,7 @@ def works_scenario(v, env):
                 cm.plist(pa), cm.plist(la), cm.plist(pb), cm.plist(lb)),
             [a, b])
 
-    for c in (a, b):
-        c.close_stdin()
-    for c in (a, b):
-        status = c.wait(cm.EXIT_TIMEOUT)
-        if status is None:
-            c.kill()
-        v.check(s, status == 0, "%s exited 0 after its stdin closed" %
-                c.short if status == 0 else "%s %s after its stdin closed" % (
-                    c.short, cm.describe_status(status)), [c])
+    cm.close_all(v, s, (a, b))
     for c in (a, b):
         bad = cm.foreign(c.parsed()[0])
         v.check(s, not bad, "%s never read a record of 0-7" % c.short
@@ -271,9 +261,7 @@ def main():
         cm.stop_cluster(env.cluster)
     except cm.SetupError as exc:
         v.check("setup", False, str(exc))
-    v.diagnostics()
-    print("%d passed, %d failed" % (v.passed, v.failed), flush=True)
-    return 1 if v.failed else 0
+    return v.finish()
 
 
 if __name__ == "__main__":
