@@ -1,8 +1,10 @@
 /*
  * audit_groups.c - bp-audit's look at the bucket groups on the cluster:
  * listing the groups of several buckets, describing each group (members
- * and what the group gave them, waiting out a coordinator that is not
- * ready), then their committed offsets (audit_cluster.c).
+ * and what the group gave them, its protocol, waiting out a coordinator
+ * that is not ready; consumer protocol groups a librdkafka before 2.10
+ * cannot see told from groups that do not exist), then their committed
+ * offsets (audit_cluster.c).
  */
 #include "audit_groups.h"
 
@@ -12,6 +14,7 @@
 #include <unistd.h>
 
 #include "audit_classify.h"
+#include "audit_kip848.h"
 #include "bp_config_lookup.h"
 #include "bp_list.h"
 
@@ -78,46 +81,63 @@ static int has_group(const audit_t *a, const char *name) {
         return 0;
 }
 
+/* Lists the cluster's groups: the result event, or NULL after recording
+ * the finding "<what>: <why>" (and, when the cluster cannot list groups,
+ * setting c->no_groups_api). */
+static rd_kafka_event_t *list_groups(audit_cluster_t *c, audit_t *a,
+                                     rd_kafka_queue_t *q, const char *what) {
+        rd_kafka_AdminOptions_t *o =
+            options(c, RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPS);
+        const rd_kafka_error_t **errs;
+        rd_kafka_event_t *ev;
+        size_t i, cnt;
+
+        rd_kafka_ListConsumerGroups(c->admin, o, q);
+        rd_kafka_AdminOptions_destroy(o);
+        ev = admin_result(c, a, q, RD_KAFKA_EVENT_LISTCONSUMERGROUPS_RESULT,
+                          what);
+        if (!ev)
+                return NULL;
+        errs = rd_kafka_ListConsumerGroups_result_errors(
+            rd_kafka_event_ListConsumerGroups_result(ev), &cnt);
+        for (i = 0; i < cnt; i++)
+                if (rd_kafka_error_code(errs[i]) ==
+                    RD_KAFKA_RESP_ERR__UNSUPPORTED_FEATURE) {
+                        /* No ListGroups: no DescribeGroups either (the
+                         * mock cluster); asking anyway makes librdkafka
+                         * 2.0.2 abort. */
+                        c->no_groups_api = 1;
+                        audit_add_finding(
+                            a, AUDIT_F_UNCHECKED, -1, -1, -1, -1, 0,
+                            "ownership not checked: the cluster does not "
+                            "support listing or describing groups: %s",
+                            rd_kafka_error_string(errs[i]));
+                        rd_kafka_event_destroy(ev);
+                        return NULL;
+                }
+        return ev;
+}
+
+static const rd_kafka_ConsumerGroupListing_t **
+listed(rd_kafka_event_t *ev, size_t *cnt) {
+        return rd_kafka_ListConsumerGroups_result_valid(
+            rd_kafka_event_ListConsumerGroups_result(ev), cnt);
+}
+
 /* The groups of several buckets ("<base>.<b1>+<b2>"), from a listing. */
 static void list_multi_groups(audit_cluster_t *c, audit_t *a,
                               rd_kafka_queue_t *q) {
-        rd_kafka_AdminOptions_t *o =
-            options(c, RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPS);
         const rd_kafka_ConsumerGroupListing_t **l;
         rd_kafka_event_t *ev;
         size_t i, cnt, base = strlen(a->base_group);
         int buckets[BP_MAX_BUCKETS], n;
 
-        rd_kafka_ListConsumerGroups(c->admin, o, q);
-        rd_kafka_AdminOptions_destroy(o);
-        ev = admin_result(c, a, q, RD_KAFKA_EVENT_LISTCONSUMERGROUPS_RESULT,
-                          "groups of several buckets not looked for: "
-                          "listing groups failed");
+        ev = list_groups(c, a, q,
+                         "groups of several buckets not looked for: "
+                         "listing groups failed");
         if (!ev)
                 return;
-        {
-                const rd_kafka_error_t **errs =
-                    rd_kafka_ListConsumerGroups_result_errors(
-                        rd_kafka_event_ListConsumerGroups_result(ev), &cnt);
-                for (i = 0; i < cnt; i++)
-                        if (rd_kafka_error_code(errs[i]) ==
-                            RD_KAFKA_RESP_ERR__UNSUPPORTED_FEATURE) {
-                                /* No ListGroups: no DescribeGroups either
-                                 * (the mock cluster); asking anyway makes
-                                 * librdkafka 2.0.2 abort. */
-                                c->no_groups_api = 1;
-                                audit_add_finding(
-                                    a, AUDIT_F_UNCHECKED, -1, -1, -1, -1, 0,
-                                    "ownership not checked: the cluster "
-                                    "does not support listing or "
-                                    "describing groups: %s",
-                                    rd_kafka_error_string(errs[i]));
-                                rd_kafka_event_destroy(ev);
-                                return;
-                        }
-        }
-        l = rd_kafka_ListConsumerGroups_result_valid(
-            rd_kafka_event_ListConsumerGroups_result(ev), &cnt);
+        l = listed(ev, &cnt);
         for (i = 0; i < cnt && a->group_cnt < MAX_GROUPS; i++) {
                 const char *id = rd_kafka_ConsumerGroupListing_group_id(l[i]);
                 if (strncmp(id, a->base_group, base) || id[base] != '.' ||
@@ -130,25 +150,90 @@ static void list_multi_groups(audit_cluster_t *c, audit_t *a,
         rd_kafka_event_destroy(ev);
 }
 
-static void read_member(audit_t *a, int g,
-                        const rd_kafka_MemberDescription_t *m) {
-        const rd_kafka_topic_partition_list_t *tp =
-            rd_kafka_MemberAssignment_partitions(
-                rd_kafka_MemberDescription_assignment(m));
-        int32_t *idx = NULL;
-        int n = 0, i;
+/* A librdkafka before 2.10 describes a consumer protocol (KIP-848) group
+ * as "Dead" with no member, like a group that does not exist: the listing
+ * tells them apart (audit_group_hidden()). Asked only when such a group
+ * was described. */
+static void find_hidden_groups(audit_cluster_t *c, audit_t *a,
+                               rd_kafka_queue_t *q) {
+        const rd_kafka_ConsumerGroupListing_t **l;
+        rd_kafka_event_t *ev;
+        size_t i, cnt;
+        int g, dead = 0;
 
+        if (audit_kip848_describable())
+                return;
+        for (g = 0; g < a->group_cnt; g++)
+                dead |= a->groups[g].described &&
+                        !a->groups[g].member_cnt &&
+                        !strcmp(a->groups[g].state, "Dead");
+        if (!dead || !(ev = list_groups(c, a, q,
+                                        "groups described as Dead not "
+                                        "told from consumer protocol "
+                                        "groups: listing groups failed")))
+                return;
+        l = listed(ev, &cnt);
+        for (g = 0; g < a->group_cnt; g++)
+                for (i = 0; i < cnt; i++)
+                        if (!strcmp(rd_kafka_ConsumerGroupListing_group_id(
+                                        l[i]),
+                                    a->groups[g].name))
+                                audit_group_hidden(
+                                    a, g,
+                                    rd_kafka_consumer_group_state_name(
+                                        rd_kafka_ConsumerGroupListing_state(
+                                            l[i])),
+                                    rd_kafka_version_str());
+        rd_kafka_event_destroy(ev);
+}
+
+static int cmp_int32(const void *x, const void *y) {
+        int32_t a = *(const int32_t *)x, b = *(const int32_t *)y;
+        return (a > b) - (a < b);
+}
+
+/* The partitions of the audited topic in \p tp, sorted, into a new array
+ * (*n of them; NULL when none or out of memory). */
+static int32_t *topic_partitions(const audit_t *a,
+                                 const rd_kafka_topic_partition_list_t *tp,
+                                 int *n) {
+        int32_t *idx = NULL;
+        int i;
+
+        *n = 0;
         if (tp && tp->cnt > 0)
                 idx = malloc((size_t)tp->cnt * sizeof(*idx));
         for (i = 0; idx && i < tp->cnt; i++)
                 if (!strcmp(tp->elems[i].topic, a->cfg->topic))
-                        idx[n++] = tp->elems[i].partition;
-        audit_add_member(a, g, rd_kafka_MemberDescription_consumer_id(m),
-                         rd_kafka_MemberDescription_client_id(m),
-                         rd_kafka_MemberDescription_host(m), idx, n);
-        free(idx);
+                        idx[(*n)++] = tp->elems[i].partition;
+        if (*n > 1)
+                qsort(idx, (size_t)*n, sizeof(*idx), cmp_int32);
+        return idx;
 }
 
+static void read_member(audit_t *a, int g,
+                        const rd_kafka_MemberDescription_t *m) {
+        const rd_kafka_topic_partition_list_t *target;
+        audit_member_t *mem;
+        int32_t *idx;
+        int n;
+
+        idx = topic_partitions(
+            a,
+            rd_kafka_MemberAssignment_partitions(
+                rd_kafka_MemberDescription_assignment(m)),
+            &n);
+        mem = audit_add_member(a, g, rd_kafka_MemberDescription_consumer_id(m),
+                               rd_kafka_MemberDescription_client_id(m),
+                               rd_kafka_MemberDescription_host(m), idx, n);
+        free(idx);
+        if (!mem || a->groups[g].type != AUDIT_GROUP_TYPE_CONSUMER ||
+            !(target = audit_kip848_member_target(m)))
+                return;
+        idx = topic_partitions(a, target, &n);
+        audit_member_set_target(mem, idx, n);
+        free(idx);
+}
 
 /* 1 for the answers of a group coordinator that is not ready yet (a
  * broker that has just started, or a coordinator that moved): worth
@@ -210,6 +295,7 @@ static int describe_group_once(audit_cluster_t *c, audit_t *a, int one,
                 snprintf(a->groups[g].state, sizeof(a->groups[g].state), "%s",
                          rd_kafka_consumer_group_state_name(
                              rd_kafka_ConsumerGroupDescription_state(d[i])));
+                a->groups[g].type = audit_kip848_group_type(d[i]);
                 for (m = 0;
                      m < rd_kafka_ConsumerGroupDescription_member_count(d[i]);
                      m++)
@@ -229,11 +315,6 @@ static void describe_group(audit_cluster_t *c, audit_t *a, int one,
         while (describe_group_once(c, a, one, q, audit_cluster_now_ms() < deadline))
                 usleep(500 * 1000);
 }
-
-/* Why the group reader \p rk got no answer: the first error librdkafka
- * handed it (the group coordinator refusing it: "Broker: Group
- * authorization failed"), or the authentication or TLS failure; "" if
- * none. */
 
 void audit_cluster_groups(audit_cluster_t *c, audit_t *a) {
         const bp_config_t *cfg = a->cfg;
@@ -278,6 +359,8 @@ void audit_cluster_groups(audit_cluster_t *c, audit_t *a) {
         for (g = 0; g < a->group_cnt && !c->abandoned && !c->no_groups_api;
              g++)
                 describe_group(c, a, g, q);
+        if (!c->abandoned && !c->no_groups_api)
+                find_hidden_groups(c, a, q);
         for (g = 0; g < a->group_cnt; g++)
                 audit_cluster_read_offsets(c, a, g, a->groups[g].committed);
         if (!c->abandoned) {
@@ -286,6 +369,3 @@ void audit_cluster_groups(audit_cluster_t *c, audit_t *a) {
         }
         c->admin = NULL;
 }
-
-/* Counts one fetched record or end-of-partition event; returns 1 once
- * its partition is done. */

@@ -145,12 +145,15 @@ audit_member_t *audit_add_member(audit_t *a, int g, const char *consumer_id,
         grp->members = grown;
         m            = &grp->members[grp->member_cnt];
         memset(m, 0, sizeof(*m));
+        m->target_cnt = -1;
         if (index_cnt > 0) {
                 m->indexes = malloc((size_t)index_cnt * sizeof(int32_t));
                 m->reads   = malloc((size_t)index_cnt * sizeof(int32_t));
-                if (!m->indexes || !m->reads) {
+                m->held    = malloc((size_t)index_cnt * sizeof(int32_t));
+                if (!m->indexes || !m->reads || !m->held) {
                         free(m->indexes);
                         free(m->reads);
+                        free(m->held);
                         return NULL;
                 }
                 memcpy(m->indexes, indexes, (size_t)index_cnt * sizeof(int32_t));
@@ -163,6 +166,52 @@ audit_member_t *audit_add_member(audit_t *a, int g, const char *consumer_id,
         snprintf(m->host, sizeof(m->host), "%s", host ? host : "");
         grp->member_cnt++;
         return m;
+}
+
+int audit_member_set_target(audit_member_t *m, const int32_t *target,
+                            int target_cnt) {
+        free(m->target);
+        m->target     = NULL;
+        m->target_cnt = -1;
+        if (target_cnt > 0) {
+                m->target = malloc((size_t)target_cnt * sizeof(int32_t));
+                if (!m->target)
+                        return -1;
+                memcpy(m->target, target, (size_t)target_cnt * sizeof(int32_t));
+        }
+        m->target_cnt = target_cnt < 0 ? -1 : target_cnt;
+        return 0;
+}
+
+const char *audit_group_type_name(audit_group_type_t type) {
+        return type == AUDIT_GROUP_TYPE_CONSUMER  ? "consumer"
+               : type == AUDIT_GROUP_TYPE_CLASSIC ? "classic"
+                                                  : NULL;
+}
+
+int audit_group_hidden(audit_t *a, int g, const char *listed_state,
+                       const char *library) {
+        audit_group_t *grp = &a->groups[g];
+
+        if (!grp->described || grp->member_cnt > 0 ||
+            strcmp(grp->state, "Dead") || !listed_state ||
+            !strcmp(listed_state, "Dead"))
+                return 0;
+        grp->type = AUDIT_GROUP_TYPE_CONSUMER;
+        snprintf(grp->state, sizeof(grp->state), "%s", listed_state);
+        if (!strcmp(listed_state, "Empty"))
+                return 1; /* no member: that much is known */
+        grp->described = 0;
+        audit_add_finding(
+            a, AUDIT_F_UNCHECKED, -1, -1, g, -1, 0,
+            "ownership of %s not checked: the cluster lists the group as "
+            "%s, but describing it found no group: it runs the consumer "
+            "group protocol (KIP-848, group.protocol=consumer), which "
+            "librdkafka %s cannot describe; run bp-audit on librdkafka 2.10 "
+            "or later (LD_LIBRARY_PATH naming the directory of a newer "
+            "librdkafka.so.1)",
+            grp->name, listed_state, library);
+        return 1;
 }
 
 void audit_add_finding(audit_t *a, audit_finding_kind_t kind, int bucket,
@@ -199,6 +248,8 @@ void audit_destroy(audit_t *a) {
                 for (m = 0; m < a->groups[g].member_cnt; m++) {
                         free(a->groups[g].members[m].indexes);
                         free(a->groups[g].members[m].reads);
+                        free(a->groups[g].members[m].held);
+                        free(a->groups[g].members[m].target);
                 }
                 free(a->groups[g].members);
                 free(a->groups[g].committed);

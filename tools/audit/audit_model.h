@@ -29,6 +29,18 @@ typedef enum {
 /** Room for one escaped prefix: 16 bytes as \xNN, and "...". */
 #define AUDIT_SAMPLE_SIZE (4 * 16 + 4)
 
+/** A group's protocol, as the group coordinator describes it. */
+typedef enum {
+        AUDIT_GROUP_TYPE_UNKNOWN = 0, /**< This librdkafka cannot tell
+                                       *   (before 2.10): judged classic. */
+        AUDIT_GROUP_TYPE_CLASSIC,     /**< Classic protocol: members map
+                                       *   their assigned indexes. */
+        AUDIT_GROUP_TYPE_CONSUMER     /**< Consumer protocol (KIP-848):
+                                       *   members keep the broker's
+                                       *   partitions and pause those
+                                       *   outside their buckets. */
+} audit_group_type_t;
+
 typedef struct audit_partition {
         int64_t low, high;  /**< Watermarks; -1 if unread. */
         int routing_started; /**< Its last records are being fetched. */
@@ -38,6 +50,8 @@ typedef struct audit_partition {
         int sample_cnt;
         char samples[AUDIT_SAMPLES][AUDIT_SAMPLE_SIZE]; /**< misrouted */
         int reader_cnt;     /**< Members reading it (after the mapping). */
+        int held_cnt;       /**< Members holding it paused (consumer
+                             *   protocol: another bucket's). */
         int reader_group[2], reader_member[2]; /**< The first two. */
 } audit_partition_t;
 
@@ -50,6 +64,12 @@ typedef struct audit_member {
         int not_bucket;   /**< Reads its indexes as partitions. */
         int32_t *reads;   /**< Partitions it reads (audit_owner_judge()). */
         int read_cnt;
+        int32_t *held;    /**< Consumer protocol: partitions it holds
+                           *   paused, not read (audit_owner_judge()). */
+        int held_cnt;
+        int32_t *target;  /**< Consumer protocol: where the broker is
+                           *   moving its assignment (the topic's only). */
+        int target_cnt;   /**< -1: no target known. */
 } audit_member_t;
 
 /** A bucket group: <group.id>.<bucket> or <group.id>.<b1>+<b2>... */
@@ -59,6 +79,7 @@ typedef struct audit_group {
         int bucket_cnt;
         int described;    /**< 1: state and members below are known. */
         char state[32];
+        audit_group_type_t type;
         audit_member_t *members;
         int member_cnt;
         int offsets_read; /**< 1: committed[] is known. */
@@ -141,6 +162,29 @@ int audit_add_group(audit_t *a, const char *name, const int *buckets,
 audit_member_t *audit_add_member(audit_t *a, int g, const char *consumer_id,
                                  const char *client_id, const char *host,
                                  const int32_t *indexes, int index_cnt);
+
+/** Gives member \p m the broker's target assignment \p target (consumer
+ *  protocol). 0, or -1 on out of memory. */
+int audit_member_set_target(audit_member_t *m, const int32_t *target,
+                            int target_cnt);
+
+/** "consumer", "classic", or NULL when unknown (the JSON's group type). */
+const char *audit_group_type_name(audit_group_type_t type);
+
+/**
+ * Judges group \p g, which a librdkafka that cannot describe consumer
+ * protocol groups (before 2.10, named by \p library) described as "Dead"
+ * with no member, by its state in the cluster's list of groups
+ * (\p listed_state; NULL when it is not listed): listed in any other
+ * state, it exists on the consumer protocol (KIP-848) and takes that
+ * type and state. Listed "Empty", it has no member, which is all the
+ * ownership checks need; in any other state it is marked not described
+ * (no ownership fault is drawn from what could not be seen) with an
+ * "unchecked" finding naming the library needed.
+ * Returns 1 when it was so marked, else 0.
+ */
+int audit_group_hidden(audit_t *a, int g, const char *listed_state,
+                       const char *library);
 
 /** Records a finding (text formatted like printf). */
 void audit_add_finding(audit_t *a, audit_finding_kind_t kind, int bucket,

@@ -1,10 +1,12 @@
 /*
- * audit_owner.c - members' assignments through the consumers' mapping, and
- * the ownership findings.
+ * audit_owner.c - members' assignments through the consumers' mapping (or,
+ * on the consumer protocol, kept and paused outside their buckets), and the
+ * ownership findings.
  */
 #include "audit_owner.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "bp_mapping.h"
 
@@ -55,16 +57,45 @@ static const bp_layout_t *mapped(const audit_t *a) {
         return a->read_layout ? a->read_layout : a->layout;
 }
 
-static void map_group(audit_t *a, int g, int32_t *b) {
+/* Consumer protocol (KIP-848): the member keeps the broker's partitions
+ * as they are and pauses those outside its buckets (\p mine: 1 for the
+ * group's partitions): it reads the rest of them, and holds the others,
+ * not read. */
+static void keep_and_pause(audit_t *a, int g, int m, const char *mine) {
+        audit_member_t *mem = &a->groups[g].members[m];
+        int32_t n = a->layout->partition_cnt, i;
+        int k;
+
+        for (k = 0; k < mem->index_cnt; k++) {
+                i = mem->indexes[k];
+                if (i < 0 || i >= n)
+                        continue;
+                if (mem->not_bucket || mine[i]) {
+                        add_reader(a, i, g, m);
+                } else {
+                        a->parts[i].held_cnt++;
+                        mem->held[mem->held_cnt++] = i;
+                }
+        }
+}
+
+static void map_group(audit_t *a, int g, int32_t *b, char *mine) {
         audit_group_t *grp = &a->groups[g];
         int32_t n = a->layout->partition_cnt, b_cnt, p;
         int m, k;
 
         b_cnt = bp_mapping_partitions(mapped(a), grp->buckets, grp->bucket_cnt,
                                       b);
+        memset(mine, 0, (size_t)n);
+        for (k = 0; k < b_cnt; k++)
+                mine[b[k]] = 1;
         for (m = 0; m < grp->member_cnt; m++) {
                 audit_member_t *mem = &grp->members[m];
                 mem->not_bucket     = reads_unmapped(a, grp, mem);
+                if (grp->type == AUDIT_GROUP_TYPE_CONSUMER) {
+                        keep_and_pause(a, g, m, mine);
+                        continue;
+                }
                 for (k = 0; k < mem->index_cnt; k++) {
                         int32_t i = mem->indexes[k];
                         p = mem->not_bucket ? (i >= 0 && i < n ? i : -1)
@@ -95,9 +126,16 @@ static void member_findings(audit_t *a, int g) {
                         audit_add_finding(
                             a, AUDIT_F_IDLE_MEMBER, -1, -1, g, m, 0,
                             "group %s: member %s (client id \"%s\") reads no "
-                            "partition: the group has more members than its "
-                            "buckets have partitions",
-                            grp->name, mem->consumer_id, mem->client_id);
+                            "partition: %s",
+                            grp->name, mem->consumer_id, mem->client_id,
+                            grp->type == AUDIT_GROUP_TYPE_CONSUMER
+                                ? "the broker gave it none of its buckets' "
+                                  "partitions (it holds only other buckets', "
+                                  "paused); more members than its buckets "
+                                  "have partitions, or the assignor's blocks "
+                                  "fall between them"
+                                : "the group has more members than its "
+                                  "buckets have partitions");
         }
 }
 
@@ -216,14 +254,19 @@ static void commit_findings(audit_t *a, int g) {
 
 void audit_owner_judge(audit_t *a) {
         int32_t *b = malloc((size_t)a->layout->partition_cnt * sizeof(*b));
+        char *mine = malloc((size_t)a->layout->partition_cnt);
         int g;
 
-        if (!b)
+        if (!b || !mine) {
+                free(b);
+                free(mine);
                 return;
+        }
         for (g = 0; g < a->group_cnt; g++)
                 if (a->groups[g].described)
-                        map_group(a, g, b);
+                        map_group(a, g, b, mine);
         free(b);
+        free(mine);
         for (g = 0; g < a->group_cnt; g++)
                 if (a->groups[g].described)
                         member_findings(a, g);

@@ -1,7 +1,10 @@
 /*
  * audit_owner.h - ownership as it really is: each bucket group member's
  * assigned indexes passed through the mapping the bucket consumers apply
- * (shared/bp_mapping.h), and the flags drawn from it.
+ * (shared/bp_mapping.h) on the classic protocol, or, on the consumer
+ * protocol (KIP-848), the broker's partitions kept as they are, those of
+ * other buckets held paused ("held, not read"); and the flags drawn from
+ * it.
  */
 #ifndef AUDIT_OWNER_H
 #define AUDIT_OWNER_H
@@ -12,7 +15,8 @@
 uint64_t audit_group_mask(const audit_group_t *g);
 
 /**
- * Works out which partitions each member of the described groups reads,
+ * Works out which partitions each member of the described groups reads
+ * (and, on the consumer protocol, holds without reading: no finding),
  * and adds the ownership findings: members that are not bucket consumers
  * (their group committed offsets on partitions outside its buckets, at
  * their assigned indexes: they read indexes as partitions), idle members,

@@ -78,29 +78,88 @@ static void text_buckets(FILE *f, const audit_t *a) {
         }
 }
 
-static void text_groups(FILE *f, const audit_t *a) {
+/* The group's protocol as its line shows it ("" when unknown). */
+static const char *text_type(const audit_group_t *grp) {
+        return grp->type == AUDIT_GROUP_TYPE_CONSUMER
+                   ? ", consumer protocol (KIP-848)"
+               : grp->type == AUDIT_GROUP_TYPE_CLASSIC ? ", classic protocol"
+                                                       : "";
+}
+
+/* How many partitions the members of \p grp hold paused. */
+static int group_held(const audit_group_t *grp) {
+        int m, n = 0;
+        for (m = 0; m < grp->member_cnt; m++)
+                n += grp->members[m].held_cnt;
+        return n;
+}
+
+/* Whether member \p m's target differs from what it holds (as sets: each
+ * list names a partition once). */
+static int target_differs(const audit_member_t *m) {
+        int i, k;
+        if (m->target_cnt < 0)
+                return 0;
+        if (m->target_cnt != m->index_cnt)
+                return 1;
+        for (i = 0; i < m->target_cnt; i++) {
+                for (k = 0; k < m->index_cnt; k++)
+                        if (m->indexes[k] == m->target[i])
+                                break;
+                if (k == m->index_cnt)
+                        return 1;
+        }
+        return 0;
+}
+
+static void text_member(FILE *f, const audit_group_t *grp,
+                        const audit_member_t *mem) {
         char ranges[8192];
+        fprintf(f, "    %s (client id \"%s\", %s)\n", mem->consumer_id,
+                mem->client_id, mem->host);
+        bp_ranges_format(ranges, sizeof(ranges), mem->indexes, mem->index_cnt);
+        fprintf(f, "      broker says  %s\n", ranges);
+        if (target_differs(mem)) {
+                bp_ranges_format(ranges, sizeof(ranges), mem->target,
+                                 mem->target_cnt);
+                fprintf(f, "      moving to    %s  (the broker's target: "
+                           "the group is rebalancing)\n",
+                        ranges);
+        }
+        bp_ranges_format(ranges, sizeof(ranges), mem->reads, mem->read_cnt);
+        fprintf(f, "      reads        %s%s\n", ranges,
+                mem->not_bucket ? "  (NOT a bucket consumer: reads what the "
+                                  "broker says)"
+                                : "");
+        if (grp->type == AUDIT_GROUP_TYPE_CONSUMER && !mem->not_bucket) {
+                bp_ranges_format(ranges, sizeof(ranges), mem->held,
+                                 mem->held_cnt);
+                fprintf(f, "      held, not read  %s  (other buckets', "
+                           "paused)\n",
+                        ranges);
+        }
+}
+
+static void text_groups(FILE *f, const audit_t *a) {
         int g, m;
         for (g = 0; g < a->group_cnt; g++) {
                 const audit_group_t *grp = &a->groups[g];
-                fprintf(f, "  %s: %s, %d member%s\n", grp->name,
-                        grp->described ? grp->state : "not described",
-                        grp->member_cnt, grp->member_cnt == 1 ? "" : "s");
-                for (m = 0; m < grp->member_cnt; m++) {
-                        const audit_member_t *mem = &grp->members[m];
-                        fprintf(f, "    %s (client id \"%s\", %s)\n",
-                                mem->consumer_id, mem->client_id, mem->host);
-                        bp_ranges_format(ranges, sizeof(ranges), mem->indexes,
-                                      mem->index_cnt);
-                        fprintf(f, "      broker says  %s\n", ranges);
-                        bp_ranges_format(ranges, sizeof(ranges), mem->reads,
-                                      mem->read_cnt);
-                        fprintf(f, "      reads        %s%s\n", ranges,
-                                mem->not_bucket ? "  (NOT a bucket consumer: "
-                                                  "reads what the broker "
-                                                  "says)"
-                                                : "");
-                }
+                if (grp->described)
+                        fprintf(f, "  %s: %s%s, %d member%s", grp->name,
+                                grp->state, text_type(grp), grp->member_cnt,
+                                grp->member_cnt == 1 ? "" : "s");
+                else if (grp->state[0])
+                        fprintf(f, "  %s: not described (listed as %s)%s",
+                                grp->name, grp->state, text_type(grp));
+                else
+                        fprintf(f, "  %s: not described", grp->name);
+                if (grp->described && grp->type == AUDIT_GROUP_TYPE_CONSUMER)
+                        fprintf(f, ", %d partition%s held, not read",
+                                group_held(grp),
+                                group_held(grp) == 1 ? "" : "s");
+                fprintf(f, "\n");
+                for (m = 0; m < grp->member_cnt; m++)
+                        text_member(f, grp, &grp->members[m]);
         }
 }
 
@@ -164,7 +223,9 @@ void audit_print_text(FILE *f, const audit_t *a, const bp_layout_t *growth) {
         text_buckets(f, a);
         if (a->group_cnt) {
                 fprintf(f, "\ngroups (broker's assignment -> partitions "
-                           "read after the bucket mapping):\n");
+                           "read after the bucket mapping; on the consumer "
+                           "protocol, other buckets' partitions are held "
+                           "paused, not read):\n");
                 text_groups(f, a);
         }
         fprintf(f, "\npartitions (keys of the last %d records of each):\n",
@@ -258,7 +319,8 @@ static void json_partitions(FILE *f, const audit_t *a) {
                         (long long)pt->low, (long long)pt->high);
                 jlag(f, audit_partition_lag(a, audit_lag_group(a, b), p,
                                             &unc));
-                fprintf(f, ",\"readers\":%d,\"keys\":{", pt->reader_cnt);
+                fprintf(f, ",\"readers\":%d,\"held_not_read\":%d,\"keys\":{",
+                        pt->reader_cnt, pt->held_cnt);
                 for (k = 0; k < AUDIT_KEY__CNT; k++)
                         fprintf(f, "%s\"%s\":%lld", k ? "," : "", key_names[k],
                                 (long long)pt->keys[k]);
@@ -289,7 +351,9 @@ static void json_groups(FILE *f, const audit_t *a) {
                 fprintf(f, "],\"described\":%s",
                         grp->described ? "true" : "false");
                 jfield(f, "state", grp->described ? grp->state : NULL);
-                fprintf(f, ",\"members\":[");
+                jfield(f, "type", audit_group_type_name(grp->type));
+                fprintf(f, ",\"held_not_read\":%d,\"members\":[",
+                        group_held(grp));
                 for (m = 0; m < grp->member_cnt; m++) {
                         const audit_member_t *mem = &grp->members[m];
                         fprintf(f, "%s{\"consumer_id\":", m ? "," : "");
@@ -300,6 +364,13 @@ static void json_groups(FILE *f, const audit_t *a) {
                         jints(f, mem->indexes, mem->index_cnt);
                         fprintf(f, ",\"reads\":");
                         jints(f, mem->reads, mem->read_cnt);
+                        fprintf(f, ",\"held_not_read\":");
+                        jints(f, mem->held, mem->held_cnt);
+                        fprintf(f, ",\"target\":");
+                        if (mem->target_cnt < 0)
+                                fprintf(f, "null");
+                        else
+                                jints(f, mem->target, mem->target_cnt);
                         fprintf(f, ",\"bucket_consumer\":%s}",
                                 mem->not_bucket ? "false" : "true");
                 }
