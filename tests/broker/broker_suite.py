@@ -41,6 +41,10 @@ process's output (*.dr, *.read, *.read.assign, *.log) for diagnosis.
                      and a SIGKILL under load: keep-and-pause, balance per
                      state (broker_kip848.py; skipped before librdkafka
                      2.12)
+  audit_kip848       bp-audit on live KIP-848 bucket groups (C and Python
+                     members): held, not read, healthy; a bucket without
+                     members; on librdkafka 2.0.2 not checked, not a fault
+                     (broker_audit_kip848.py; skipped before 2.12)
   operations         docs/operations.md's lag per bucket and renaming a
                      bucket's group with its offsets, with the commands the
                      doc shows (broker_ops.py)
@@ -1322,8 +1326,16 @@ def scenario_audit(env, report):
     broker_audit.run(sys.modules[__name__], env, report)
 
 
+def scenario_audit_kip848(env, report):
+    """bp-audit on bucket groups of the consumer protocol (KIP-848): see
+    broker_audit_kip848.py."""
+    import broker_audit_kip848
+    broker_audit_kip848.run(sys.modules[__name__], env, report)
+
+
 SCENARIOS = {
     "audit": scenario_audit,
+    "audit_kip848": scenario_audit_kip848,
     "change": scenario_change,
     "buckets": scenario_buckets,
     "growth_stable": lambda e, r: scenario_growth(e, r, "stable"),
