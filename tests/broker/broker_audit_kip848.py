@@ -115,6 +115,8 @@ def check_healthy(s, env, report, props, layout, members, group):
     readers = [p["readers"] for p in doc["partition_details"]]
     held = [p["held_not_read"] for p in doc["partition_details"]]
     rc_text, text, _ = audit(env, props)
+    with open(os.path.join(env.workdir, "audit-healthy.txt"), "w") as f:
+        f.write(text)
     held_lines = text.count("      held, not read  ")
     kip_lines = text.count(", consumer protocol (KIP-848), 2 members, ")
     report.add("healthy: exit %d (text %d), findings %d, group types %s, "
@@ -139,6 +141,9 @@ def check_old_library(s, env, report, props, lib, want_faults):
     checked, never a made-up fault; want_faults: the no_consumer buckets
     expected (a group the listing says is Empty)."""
     rc, doc, err = audit_json(env, props, lib)
+    with open(os.path.join(env.workdir, "audit-2.0.2-%s.txt" % (
+            "-".join(want_faults) or "healthy")), "w") as f:
+        f.write(audit(env, props, lib=lib)[1])
     if doc is None:
         report.error("bp-audit on %s: exit %d, %s" % (lib, rc, err))
         return
