@@ -24,20 +24,16 @@
 #include "bp_connection.h"
 #include "bp_mapping.h"
 
-static bp_config_t cfg3; /* critical, normal, bulk = 20, 30, 50 */
+#include "audit_test_util.h"
 
-static void set(bp_config_t *c, const char *name, const char *value) {
-        char err[512];
-        if (bp_config_set(c, name, value, err, sizeof(err)) != BP_SET_OK)
-                fail_msg("%s: %s", name, err);
-}
+static bp_config_t cfg3; /* critical, normal, bulk = 20, 30, 50 */
 
 static int setup_cfg(void **state) {
         (void)state;
         bp_config_init(&cfg3);
-        set(&cfg3, "bucket.priority.topic", "orders");
-        set(&cfg3, "bucket.priority.buckets", "critical, normal, bulk");
-        set(&cfg3, "bucket.priority.allocation", "20%, 30%, 50%");
+        cfg_set(&cfg3, "bucket.priority.topic", "orders");
+        cfg_set(&cfg3, "bucket.priority.buckets", "critical, normal, bulk");
+        cfg_set(&cfg3, "bucket.priority.allocation", "20%, 30%, 50%");
         return 0;
 }
 
@@ -45,13 +41,6 @@ static void audit_12(audit_t *a) {
         char err[256];
         assert_int_equal(audit_init(a, &cfg3, "app", 12, err, sizeof(err)),
                          0);
-}
-
-static int count_kind(const audit_t *a, audit_finding_kind_t k) {
-        int i, n = 0;
-        for (i = 0; i < a->finding_cnt; i++)
-                n += a->findings[i].kind == k;
-        return n;
 }
 
 /* --- properties file ----------------------------------------------------- */
@@ -428,24 +417,6 @@ static void test_stale_commit_and_lag(void **state) {
                 assert_int_equal(unc, a.layout->count[b]);
         }
         audit_destroy(&a);
-}
-
-/* Both reports of \p a, into \p text and \p json (freed by the caller). */
-static void reports(const audit_t *a, char **text, char **json) {
-        size_t size;
-        FILE *f = open_memstream(text, &size);
-        assert_non_null(f);
-        audit_print_text(f, a, NULL);
-        fclose(f);
-        f = open_memstream(json, &size);
-        assert_non_null(f);
-        audit_print_json(f, a, NULL);
-        fclose(f);
-}
-
-static void expect_in(const char *hay, const char *needle) {
-        if (!strstr(hay, needle))
-                fail_msg("\"%s\" not in:\n%s", needle, hay);
 }
 
 /* Healthy only when every check was made; a check that could not be made

@@ -18,14 +18,9 @@
 
 #include "audit/audit_change.h"
 #include "audit/audit_owner.h"
+#include "audit_test_util.h"
 
 static bp_config_t cfg; /* critical, bulk 30/70 -> 50/50, contiguous */
-
-static void set(bp_config_t *c, const char *name, const char *value) {
-        char err[512];
-        if (bp_config_set(c, name, value, err, sizeof(err)) != BP_SET_OK)
-                fail_msg("%s: %s", name, err);
-}
 
 /* 12 partitions, each with 10 records; groups app.critical, app.bulk
  * with every partition committed at \p commit (-1: none). Now: bulk 0-7,
@@ -35,11 +30,11 @@ static void audit_at(audit_t *a, const char *step, int64_t commit) {
         int b, g;
         int32_t p;
         bp_config_init(&cfg);
-        set(&cfg, "bucket.priority.topic", "orders");
-        set(&cfg, "bucket.priority.buckets", "critical, bulk");
-        set(&cfg, "bucket.priority.allocation", "30, 70");
-        set(&cfg, "bucket.priority.next.allocation", "50, 50");
-        set(&cfg, "bucket.priority.next.step", step);
+        cfg_set(&cfg, "bucket.priority.topic", "orders");
+        cfg_set(&cfg, "bucket.priority.buckets", "critical, bulk");
+        cfg_set(&cfg, "bucket.priority.allocation", "30, 70");
+        cfg_set(&cfg, "bucket.priority.next.allocation", "50, 50");
+        cfg_set(&cfg, "bucket.priority.next.step", step);
         assert_int_equal(audit_init(a, &cfg, "app", 12, err, sizeof(err)), 0);
         for (b = 0; b < 2; b++) {
                 char name[16 + BP_MAX_NAME_LEN];
@@ -64,13 +59,6 @@ static void audit_at(audit_t *a, const char *step, int64_t commit) {
                 for (g = 0; g < 2; g++)
                         a->change->committed_end[g * 12 + p] = commit;
         }
-}
-
-static int count_kind(const audit_t *a, audit_finding_kind_t k) {
-        int i, n = 0;
-        for (i = 0; i < a->finding_cnt; i++)
-                n += a->findings[i].kind == k;
-        return n;
 }
 
 static const audit_finding_t *first_of(const audit_t *a,
@@ -266,12 +254,12 @@ static void test_step_beyond_the_plan(void **state) {
         char err[512];
         (void)state;
         bp_config_init(&cfg);
-        set(&cfg, "bucket.priority.topic", "orders");
-        set(&cfg, "bucket.priority.buckets", "critical, bulk");
-        set(&cfg, "bucket.priority.allocation", "30, 70");
-        set(&cfg, "bucket.priority.layout", "stable");
-        set(&cfg, "bucket.priority.next.allocation", "50, 50");
-        set(&cfg, "bucket.priority.next.step", "4");
+        cfg_set(&cfg, "bucket.priority.topic", "orders");
+        cfg_set(&cfg, "bucket.priority.buckets", "critical, bulk");
+        cfg_set(&cfg, "bucket.priority.allocation", "30, 70");
+        cfg_set(&cfg, "bucket.priority.layout", "stable");
+        cfg_set(&cfg, "bucket.priority.next.allocation", "50, 50");
+        cfg_set(&cfg, "bucket.priority.next.step", "4");
         assert_int_equal(audit_init(&a, &cfg, "app", 12, err, sizeof(err)),
                          0);
         assert_int_equal(audit_change_init(&a, err, sizeof(err)), -1);

@@ -24,25 +24,20 @@
 #include "audit/audit_lag.h"
 #include "audit/audit_owner.h"
 #include "audit/audit_report.h"
+#include "audit_test_util.h"
 #include "bp_ranges.h"
 
 #define PARTS 12
 
 static bp_config_t cfg; /* critical, normal, bulk = 20, 30, 50, stable */
 
-static void set(bp_config_t *c, const char *name, const char *value) {
-        char err[512];
-        if (bp_config_set(c, name, value, err, sizeof(err)) != BP_SET_OK)
-                fail_msg("%s: %s", name, err);
-}
-
 static int setup_cfg(void **state) {
         (void)state;
         bp_config_init(&cfg);
-        set(&cfg, "bucket.priority.topic", "orders");
-        set(&cfg, "bucket.priority.buckets", "critical, normal, bulk");
-        set(&cfg, "bucket.priority.allocation", "20%, 30%, 50%");
-        set(&cfg, "bucket.priority.layout", "stable");
+        cfg_set(&cfg, "bucket.priority.topic", "orders");
+        cfg_set(&cfg, "bucket.priority.buckets", "critical, normal, bulk");
+        cfg_set(&cfg, "bucket.priority.allocation", "20%, 30%, 50%");
+        cfg_set(&cfg, "bucket.priority.layout", "stable");
         return 0;
 }
 
@@ -50,13 +45,6 @@ static void audit_new(audit_t *a) {
         char err[256];
         assert_int_equal(audit_init(a, &cfg, "app", PARTS, err, sizeof(err)),
                          0);
-}
-
-static int count_kind(const audit_t *a, audit_finding_kind_t k) {
-        int i, n = 0;
-        for (i = 0; i < a->finding_cnt; i++)
-                n += a->findings[i].kind == k;
-        return n;
 }
 
 /* Range's block of member k of n over the topic: contiguous, the first
@@ -93,24 +81,6 @@ static int add_kip848_group(audit_t *a, int b, int members) {
         return g;
 }
 
-/* Both reports of \p a, into \p text and \p json (freed by the caller). */
-static void reports(const audit_t *a, char **text, char **json) {
-        size_t size;
-        FILE *f = open_memstream(text, &size);
-        assert_non_null(f);
-        audit_print_text(f, a, NULL);
-        fclose(f);
-        f = open_memstream(json, &size);
-        assert_non_null(f);
-        audit_print_json(f, a, NULL);
-        fclose(f);
-}
-
-static void expect_in(const char *hay, const char *needle) {
-        if (!strstr(hay, needle))
-                fail_msg("\"%s\" not in:\n%s", needle, hay);
-}
-
 /* Two members per bucket group, range blocks 0-5 and 6-11: each member
  * reads its block's partitions of its bucket and holds the rest paused;
  * healthy, no finding at all; each partition read once and held paused by
@@ -133,7 +103,8 @@ static void test_healthy(void **state) {
                 for (p = 0; p < PARTS; p++)
                         if (a.layout->bucket_of[p] == b)
                                 a.groups[g].committed[p] = a.parts[p].high;
-                a.groups[g].committed[a.layout->partitions[a.layout->first[b]]]--;
+                p = a.layout->partitions[a.layout->first[b]];
+                a.groups[g].committed[p]--;
         }
         audit_owner_judge(&a);
         assert_int_equal(a.finding_cnt, 0);
