@@ -163,6 +163,16 @@ static void test_healthy(void **state) {
         audit_destroy(&a);
 }
 
+/* A new audit with two members per bucket group; returns normal's. */
+static int two_per_bucket(audit_t *a) {
+        int g;
+        audit_new(a);
+        add_kip848_group(a, 0, 2);
+        g = add_kip848_group(a, 1, 2);
+        add_kip848_group(a, 2, 2);
+        return g;
+}
+
 /* Normal's second member is gone and the broker has not moved its block
  * yet: normal's partitions in 6-11 are held by no member (one fault each),
  * those in 0-5 still read; the partitions held paused are no fault. */
@@ -171,10 +181,7 @@ static void test_unheld(void **state) {
         int32_t p;
         int g, missing = 0;
         (void)state;
-        audit_new(&a);
-        add_kip848_group(&a, 0, 2);
-        g = add_kip848_group(&a, 1, 2);
-        add_kip848_group(&a, 2, 2);
+        g = two_per_bucket(&a);
         a.groups[g].member_cnt = 1; /* the second member left */
         audit_owner_judge(&a);
         for (p = 6; p < PARTS; p++)
@@ -220,10 +227,7 @@ static void test_plain_member(void **state) {
         int32_t p, other = -1;
         int g, twice = 0;
         (void)state;
-        audit_new(&a);
-        add_kip848_group(&a, 0, 2);
-        g = add_kip848_group(&a, 1, 2);
-        add_kip848_group(&a, 2, 2);
+        g = two_per_bucket(&a);
         for (p = 0; p < 6; p++) {
                 a.parts[p].low = 0;
                 a.parts[p].high = 10;
