@@ -7,9 +7,11 @@
  * every bucket partition held by exactly one member (unread_partition or
  * double_read otherwise); a consumer without the plugin in such a group
  * flagged; lag from the bucket's partitions only; the group's type and a
- * member's target assignment in both reports. And what a librdkafka
- * before 2.10 reports for such groups (audit_group_hidden()): not checked,
- * or no member when the listing says Empty, never a made-up fault.
+ * member's target assignment in both reports, and the partitions a
+ * rebalance leaves unread naming the member they move to. And what a
+ * librdkafka before 2.10 reports for such groups (audit_group_hidden()):
+ * not checked, or no member when the listing says Empty, never a made-up
+ * fault.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -318,6 +320,49 @@ static void test_target(void **state) {
         audit_destroy(&a);
 }
 
+/* A member joins bulk: the broker has taken 8-11 from the others and the
+ * new member has not acknowledged them yet. Bulk's partitions there are
+ * read by no member (a fault while it lasts) and the findings name the
+ * member they move to; that member, holding nothing yet, is not called
+ * idle. */
+static void test_rebalance_unread(void **state) {
+        static const int32_t joining[] = {8, 9, 10, 11};
+        audit_t a;
+        audit_member_t *m;
+        int32_t p, want = 0;
+        int g, k, i;
+        (void)state;
+        audit_new(&a);
+        g = add_kip848_group(&a, 2, 3);
+        m = &a.groups[g].members[2];
+        assert_int_equal(audit_member_set_target(m, joining, 4), 0);
+        m->index_cnt = 0; /* acknowledged nothing yet */
+        for (k = 0; k < 2; k++) {
+                audit_member_t *o = &a.groups[g].members[k];
+                assert_int_equal(
+                    audit_member_set_target(o, o->indexes, o->index_cnt), 0);
+                assert_false(audit_member_moving(o));
+        }
+        assert_true(audit_member_moving(m));
+        audit_owner_judge(&a);
+        for (p = 8; p < PARTS; p++)
+                want += a.layout->bucket_of[p] == 2;
+        assert_true(want > 0);
+        assert_int_equal(count_kind(&a, AUDIT_F_UNREAD), want);
+        assert_int_equal(count_kind(&a, AUDIT_F_IDLE_MEMBER), 0);
+        assert_int_equal(a.finding_cnt, want);
+        for (i = 0; i < a.finding_cnt; i++) {
+                assert_true(a.findings[i].partition >= 8);
+                assert_int_equal(a.findings[i].member, 2);
+                assert_non_null(strstr(a.findings[i].text,
+                                       "is rebalancing, the broker moves it "
+                                       "to m2-2"));
+        }
+        assert_int_equal(audit_exit_status(&a), AUDIT_FAULTY);
+        m->index_cnt = 4;
+        audit_destroy(&a);
+}
+
 /* A librdkafka before 2.10 describes a consumer protocol group as Dead
  * with no member. Listed Stable: not checked (exit 3), no no_consumer;
  * listed Empty: no member, the fault is real; not listed or listed Dead:
@@ -394,6 +439,7 @@ int main(void) {
             cmocka_unit_test(test_idle_member),
             cmocka_unit_test(test_type_decides),
             cmocka_unit_test(test_target),
+            cmocka_unit_test(test_rebalance_unread),
             cmocka_unit_test(test_hidden),
         };
         return cmocka_run_group_tests(tests, setup_cfg, NULL);

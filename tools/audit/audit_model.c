@@ -183,6 +183,26 @@ int audit_member_set_target(audit_member_t *m, const int32_t *target,
         return 0;
 }
 
+int audit_member_targets(const audit_member_t *m, int32_t p) {
+        int k;
+        for (k = 0; k < m->target_cnt; k++)
+                if (m->target[k] == p)
+                        return 1;
+        return 0;
+}
+
+int audit_member_moving(const audit_member_t *m) {
+        int k;
+        if (m->target_cnt < 0)
+                return 0;
+        if (m->target_cnt != m->index_cnt)
+                return 1;
+        for (k = 0; k < m->index_cnt; k++) /* each names a partition once */
+                if (!audit_member_targets(m, m->indexes[k]))
+                        return 1;
+        return 0;
+}
+
 const char *audit_group_type_name(audit_group_type_t type) {
         return type == AUDIT_GROUP_TYPE_CONSUMER  ? "consumer"
                : type == AUDIT_GROUP_TYPE_CLASSIC ? "classic"

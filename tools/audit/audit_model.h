@@ -168,6 +168,14 @@ audit_member_t *audit_add_member(audit_t *a, int g, const char *consumer_id,
 int audit_member_set_target(audit_member_t *m, const int32_t *target,
                             int target_cnt);
 
+/** 1 when member \p m has a target assignment other than what it holds:
+ *  the broker is moving partitions to or from it (a rebalance under way on
+ *  the consumer protocol). */
+int audit_member_moving(const audit_member_t *m);
+
+/** 1 when \p m's target assignment names partition \p p. */
+int audit_member_targets(const audit_member_t *m, int32_t p);
+
 /** "consumer", "classic", or NULL when unknown (the JSON's group type). */
 const char *audit_group_type_name(audit_group_type_t type);
 

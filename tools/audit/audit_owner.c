@@ -122,7 +122,7 @@ static void member_findings(audit_t *a, int g) {
                             "a consumer without the plugin",
                             grp->name, mem->consumer_id, mem->client_id,
                             mem->host);
-                else if (mem->read_cnt == 0)
+                else if (mem->read_cnt == 0 && !audit_member_moving(mem))
                         audit_add_finding(
                             a, AUDIT_F_IDLE_MEMBER, -1, -1, g, m, 0,
                             "group %s: member %s (client id \"%s\") reads no "
@@ -152,6 +152,34 @@ static int bucket_has_members(const audit_t *a, int b, int *described) {
                         has = 1;
         }
         return has;
+}
+
+/* Partition \p p of bucket \p b is read by no member; during a rebalance
+ * of the consumer protocol the finding names the member the broker is
+ * moving it to. */
+static void unread_finding(audit_t *a, int b, int32_t p) {
+        int g, m;
+        for (g = 0; g < a->group_cnt; g++) {
+                const audit_group_t *grp = &a->groups[g];
+                if (!grp->described ||
+                    !(audit_group_mask(grp) & (1ull << b)))
+                        continue;
+                for (m = 0; m < grp->member_cnt; m++)
+                        if (audit_member_targets(&grp->members[m], p)) {
+                                audit_add_finding(
+                                    a, AUDIT_F_UNREAD, b, p, g, m, 0,
+                                    "partition %d (bucket %s) is read by no "
+                                    "member: the group %s is rebalancing, "
+                                    "the broker moves it to %s; audit again "
+                                    "once the group has settled",
+                                    (int)p, a->cfg->buckets[b].name,
+                                    grp->name, grp->members[m].consumer_id);
+                                return;
+                        }
+        }
+        audit_add_finding(a, AUDIT_F_UNREAD, b, p, -1, -1, 0,
+                          "partition %d (bucket %s) is read by no member",
+                          (int)p, a->cfg->buckets[b].name);
 }
 
 static void partition_findings(audit_t *a) {
@@ -192,10 +220,7 @@ static void partition_findings(audit_t *a) {
                 }
                 if (pt->reader_cnt == 0 &&
                     bucket_has_members(a, b, &described))
-                        audit_add_finding(a, AUDIT_F_UNREAD, b, p, -1, -1, 0,
-                                          "partition %d (bucket %s) is read "
-                                          "by no member",
-                                          (int)p, cfg->buckets[b].name);
+                        unread_finding(a, b, p);
         }
 }
 

@@ -94,24 +94,6 @@ static int group_held(const audit_group_t *grp) {
         return n;
 }
 
-/* Whether member \p m's target differs from what it holds (as sets: each
- * list names a partition once). */
-static int target_differs(const audit_member_t *m) {
-        int i, k;
-        if (m->target_cnt < 0)
-                return 0;
-        if (m->target_cnt != m->index_cnt)
-                return 1;
-        for (i = 0; i < m->target_cnt; i++) {
-                for (k = 0; k < m->index_cnt; k++)
-                        if (m->indexes[k] == m->target[i])
-                                break;
-                if (k == m->index_cnt)
-                        return 1;
-        }
-        return 0;
-}
-
 static void text_member(FILE *f, const audit_group_t *grp,
                         const audit_member_t *mem) {
         char ranges[8192];
@@ -119,7 +101,7 @@ static void text_member(FILE *f, const audit_group_t *grp,
                 mem->client_id, mem->host);
         bp_ranges_format(ranges, sizeof(ranges), mem->indexes, mem->index_cnt);
         fprintf(f, "      broker says  %s\n", ranges);
-        if (target_differs(mem)) {
+        if (audit_member_moving(mem)) {
                 bp_ranges_format(ranges, sizeof(ranges), mem->target,
                                  mem->target_cnt);
                 fprintf(f, "      moving to    %s  (the broker's target: "
