@@ -132,6 +132,7 @@ static void test_help(void **state) {
         expect_contains(r.out, "1 a fault was found");
         expect_contains(r.out, "2 bad input");
         expect_contains(r.out, "3 not checked");
+        expect_contains(r.out, "needs librdkafka 2.10 or later");
 }
 
 /* --- on the mock cluster ------------------------------------------------- */
