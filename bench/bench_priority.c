@@ -8,6 +8,8 @@
  *                     [--cost-us US] [--partitions P] [--critical-share PCT]
  *                     [--critical-workers K] [--bulk-workers K]
  *                     [--designs abc] [--tail-timeout S] [--plugin PATH]
+ *                     [--group-protocol classic,consumer]
+ *                     [--rebalance JOIN_S,LEAVE_S]
  *
  * main: options, the rounds (the order of the designs rotates from round
  * to round), the outputs and the exit status: 0 when every check passed
@@ -23,6 +25,7 @@
 #include <unistd.h>
 
 #include "bench_priority.h"
+#include "bench_priority_kip848.h"
 #include "bp_cli_number.h"
 
 /* librdkafka's mock partition keeps at most 5 MiB of record batches
@@ -65,11 +68,109 @@ static void usage(FILE *f) {
                 "  --bulk-workers K       consumers of bulk in b, c (3); "
                 "(a) has both\n"
                 "  --designs abc          which designs run (abc)\n"
+                "  --group-protocol LIST  classic, consumer (KIP-848, "
+                "librdkafka >= 2.12,\n"
+                "                         a real broker), or both: "
+                "classic,consumer (classic)\n"
+                "  --rebalance J,L        a second consumer joins the "
+                "critical group J s\n"
+                "                         into the window, the first one "
+                "leaves at L s\n"
                 "  --tail-timeout S       wait for late critical records "
                 "(600)\n"
                 "  --plugin PATH          libbucketpriority.so (default: "
                 "the build's)\n",
                 BPB_MAX_ROUNDS);
+}
+
+/* "classic", "consumer" or both, comma separated: proto[0] classic,
+ * proto[1] consumer. */
+static int parse_protocols(const char *list, int proto[2]) {
+        const char *p = list;
+
+        while (*p) {
+                size_t len = strcspn(p, ", ");
+                if (len == 7 && !strncmp(p, "classic", len))
+                        proto[0] = 1;
+                else if (len == 8 && !strncmp(p, "consumer", len))
+                        proto[1] = 1;
+                else if (len) {
+                        fprintf(stderr,
+                                "bp-bench-priority: --group-protocol takes "
+                                "classic, consumer or both "
+                                "(classic,consumer), not \"%s\"\n",
+                                list);
+                        return -1;
+                }
+                p += len;
+                p += strspn(p, ", ");
+        }
+        if (!proto[0] && !proto[1]) {
+                fprintf(stderr, "bp-bench-priority: --group-protocol is "
+                                "empty\n");
+                return -1;
+        }
+        return 0;
+}
+
+/* "JOIN,LEAVE" seconds into the window, 0 < JOIN < LEAVE < window. */
+static int parse_rebalance(bpb_options_t *o, const char *text) {
+        char join[32], *comma;
+        double v;
+
+        if (!text)
+                return 0;
+        comma = strchr(text, ',');
+        if (!comma || (size_t)(comma - text) >= sizeof(join)) {
+                fprintf(stderr, "bp-bench-priority: --rebalance takes "
+                                "JOIN,LEAVE (seconds into the window), "
+                                "not \"%s\"\n",
+                        text);
+                return -1;
+        }
+        memcpy(join, text, (size_t)(comma - text));
+        join[comma - text] = '\0';
+        if (bp_cli_decimal("bp-bench-priority", "--rebalance (join)", join,
+                           0.1, BPB_MAX_SECONDS, &v))
+                return -1;
+        o->join_s = v;
+        if (bp_cli_decimal("bp-bench-priority", "--rebalance (leave)",
+                           comma + 1, 0.1, BPB_MAX_SECONDS, &v))
+                return -1;
+        o->leave_s = v;
+        if (o->leave_s <= o->join_s || o->leave_s >= o->window_s) {
+                fprintf(stderr,
+                        "bp-bench-priority: --rebalance %s: the join must "
+                        "come before the leave, and the leave inside the "
+                        "window (--window %.0f)\n",
+                        text, o->window_s);
+                return -1;
+        }
+        return 0;
+}
+
+/* The KIP-848 designs need librdkafka 2.12 and a real broker: said and
+ * dropped where they cannot run (the classic ones still run). */
+static void skip_kip848_where_impossible(bpb_options_t *o) {
+        char why[256];
+        int d, any = 0;
+
+        for (d = BPB_KINDS; d < BPB_DESIGNS; d++)
+                any |= o->designs[d];
+        if (!any)
+                return;
+        if (!bpb_kip848_available(why, sizeof(why)))
+                ;
+        else if (!o->brokers)
+                snprintf(why, sizeof(why),
+                         "they run on a real broker only (--brokers)");
+        else
+                return;
+        for (d = BPB_KINDS; d < BPB_DESIGNS; d++)
+                o->designs[d] = 0;
+        snprintf(o->skipped, sizeof(o->skipped),
+                 "KIP-848 designs skipped: %s", why);
+        fprintf(stderr, "bp-bench-priority: %s\n", o->skipped);
 }
 
 static int parse(bpb_options_t *o, int argc, char **argv) {
@@ -89,9 +190,13 @@ static int parse(bpb_options_t *o, int argc, char **argv) {
             {"designs", required_argument, NULL, 'd'},
             {"tail-timeout", required_argument, NULL, 't'},
             {"plugin", required_argument, NULL, 'P'},
+            {"group-protocol", required_argument, NULL, 'g'},
+            {"rebalance", required_argument, NULL, 'e'},
             {"help", no_argument, NULL, 'h'},
             {NULL, 0, NULL, 0}};
         const char *plugin = getenv("BP_PLUGIN_PATH"), *designs = "abc";
+        const char *protocols = "classic", *rebalance = NULL;
+        int proto[2] = {0, 0};
         double v;
         int c, i;
 
@@ -114,6 +219,8 @@ static int parse(bpb_options_t *o, int argc, char **argv) {
                 case 'j': o->json_path = optarg; break;
                 case 'P': plugin = optarg; break;
                 case 'd': designs = optarg; break;
+                case 'g': protocols = optarg; break;
+                case 'e': rebalance = optarg; break;
                 case 'h': usage(stdout); return 1;
 #define NUM(ch, name, lo, hi, dst)                                            \
         case ch:                                                              \
@@ -150,14 +257,19 @@ static int parse(bpb_options_t *o, int argc, char **argv) {
                         BPB_MAX_WORKERS);
                 return -1;
         }
+        if (parse_protocols(protocols, proto) ||
+            parse_rebalance(o, rebalance))
+                return -1;
         for (i = 0; designs[i]; i++) {
-                if (designs[i] < 'a' || designs[i] >= 'a' + BPB_DESIGNS) {
+                if (designs[i] < 'a' || designs[i] >= 'a' + BPB_KINDS) {
                         fprintf(stderr, "bp-bench-priority: --designs takes "
                                         "letters among a, b, c\n");
                         return -1;
                 }
-                o->designs[designs[i] - 'a'] = 1;
+                o->designs[designs[i] - 'a']             = proto[0];
+                o->designs[designs[i] - 'a' + BPB_KINDS] = proto[1];
         }
+        skip_kip848_where_impossible(o);
         /* The critical bucket's size, as the plugin's layout rounds it;
          * design (c) gives its critical topic the same number, and the
          * run prints the partitions each design really used. */
@@ -174,7 +286,8 @@ static int parse(bpb_options_t *o, int argc, char **argv) {
                 fprintf(stderr, "bp-bench-priority: plugin path too long\n");
                 return -1;
         }
-        if (o->designs[BPB_BUCKETS] && access(o->plugin, R_OK)) {
+        if ((o->designs[BPB_BUCKETS] || o->designs[BPB_BUCKETS_848]) &&
+            access(o->plugin, R_OK)) {
                 fprintf(stderr,
                         "bp-bench-priority: plugin not found: %s (--plugin "
                         "PATH)\n",
@@ -225,6 +338,12 @@ int main(int argc, char **argv) {
         if (rc)
                 return rc > 0 ? 0 : 2;
         setvbuf(stdout, NULL, _IOLBF, 0);
+        for (k = 0, met = 0; k < BPB_DESIGNS; k++)
+                met |= o.designs[k];
+        if (!met) {
+                printf("nothing to run: %s\n", o.skipped);
+                return 0;
+        }
         for (round = 0; round < o.rounds; round++) {
                 for (k = 0; k < BPB_DESIGNS; k++) {
                         int d = (k + round) % BPB_DESIGNS;

@@ -11,6 +11,11 @@
  *   (c) topics   one topic per class, each with its own consumer group
  *                (seeds/000, Option 1: the isolation anchor).
  *
+ * Each design runs on the classic group protocol, on the next generation
+ * one (KIP-848, group.protocol=consumer; librdkafka 2.12 and later), or
+ * both in the same run (--group-protocol), and can go through a rebalance
+ * of its critical group while critical records flow (--rebalance).
+ *
  * The types every part of the benchmark shares: the options (the load),
  * the design names and what one run of one design measured.
  */
@@ -20,9 +25,25 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum { BPB_SHARED = 0, BPB_BUCKETS, BPB_TOPICS, BPB_DESIGNS };
+/* A design: its kind (a, b, c) on one group protocol; the first three run
+ * on the classic protocol, the last three on KIP-848. */
+enum {
+        BPB_SHARED = 0,
+        BPB_BUCKETS,
+        BPB_TOPICS,
+        BPB_KINDS,
+        BPB_SHARED_848 = BPB_KINDS,
+        BPB_BUCKETS_848,
+        BPB_TOPICS_848,
+        BPB_DESIGNS
+};
 
-/** "shared", "buckets", "topics". */
+/** BPB_SHARED, BPB_BUCKETS or BPB_TOPICS: the kind of design \p d. */
+static inline int bpb_kind(int d) { return d % BPB_KINDS; }
+/** 1 when design \p d runs its consumers with group.protocol=consumer. */
+static inline int bpb_kip848(int d) { return d >= BPB_KINDS; }
+
+/** "shared", "buckets", "topics", "shared-848", ... */
 extern const char *const bpb_design_name[BPB_DESIGNS];
 /** "(a) one topic, one group", ... for tables. */
 extern const char *const bpb_design_title[BPB_DESIGNS];
@@ -51,7 +72,14 @@ typedef struct bpb_options {
         double drain_timeout_s;   /**< Zero-cost drain for the lost check. */
         int rounds;
         int designs[BPB_DESIGNS]; /**< Which designs run (1/0). */
+        double join_s, leave_s;   /**< --rebalance: a second consumer joins
+                                   *   the critical group (the group of the
+                                   *   first worker in a) at join_s, the
+                                   *   first one leaves at leave_s; 0: no
+                                   *   rebalance. */
         long stamp;               /**< Unique suffix of topic names. */
+        char skipped[320];        /**< Why the KIP-848 designs do not
+                                   *   run, or empty. */
 } bpb_options_t;
 
 /** Critical p99 per second of send time, for the chart. */
@@ -59,6 +87,23 @@ typedef struct bpb_second {
         float t_s;     /**< Middle of the second since t0. */
         float p50_ms, p99_ms;
 } bpb_second_t;
+
+/** Stretches of a run with --rebalance. */
+enum { BPB_STEADY = 0, BPB_AT_JOIN, BPB_AT_LEAVE, BPB_STRETCHES };
+
+/** How long the critical partitions went unread in one stretch (the
+ *  definitions are in bench_priority_gaps.h); -1 ms: nothing read. */
+typedef struct bpb_gap {
+        double part_ms;   /**< Longest partition gap. */
+        int partition;    /**< ...of this partition, */
+        double end_s;     /**< ...ending then (since t0). */
+        double bucket_ms; /**< Longest bucket gap. */
+        int stalled;      /**< Partitions with a gap over 500 ms. */
+        int read;         /**< Partitions read at all. */
+} bpb_gap_t;
+
+/** "before the join", "join to leave", "after the leave". */
+extern const char *const bpb_stretch_name[BPB_STRETCHES];
 
 /** What one run of one design measured. */
 typedef struct bpb_result {
@@ -86,6 +131,13 @@ typedef struct bpb_result {
         long garbage;              /**< Records not from this run. */
         bpb_second_t *seconds;     /**< One per second of the window. */
         size_t second_cnt;
+        /* Reading the critical partitions (bench_priority_gaps.h), for the
+         * gaps that ended before the join (the whole run without
+         * --rebalance), between the join and the leave, after the leave. */
+        bpb_gap_t gap[BPB_STRETCHES];
+        double rebalance_p99_ms;   /**< Critical p99 of the records sent
+                                    *   from join_s to the window's end. */
+        long rebalance_records;    /**< How many there were. */
 } bpb_result_t;
 
 /**

@@ -9,20 +9,23 @@
 #include <string.h>
 
 #include "bench_priority.h"
+#include "bench_priority_gaps.h"
 #include "demo_kit.h"
 
 /* Targets of issue 5: (b) within 1.5x of (c), 50x below (a). */
 #define TARGET_B_OVER_C 1.5
 #define TARGET_A_OVER_B 50.0
 
-static const char *const design_color[BPB_DESIGNS] = {"#d62728", "#2ca02c",
-                                                      "#1f77b4"};
+static const char *const design_color[BPB_DESIGNS] = {
+    "#d62728", "#2ca02c", "#1f77b4", "#ff9896", "#98df8a", "#aec7e8"};
 
 /* The figures of one design: one round, or medians over the rounds. */
 typedef struct summary {
         int n;                  /**< Rounds that ran. */
         double p50, p99, max;   /**< ms */
         double bulk_in_window, backlog, prefill_s, tail_s;
+        double rebalance_p99;   /**< ms */
+        bpb_gap_t gap[BPB_STRETCHES]; /**< Medians (read: the last). */
         long critical_sent, critical_consumed, lost, failed, wrong, dups;
 } summary_t;
 
@@ -38,7 +41,8 @@ static double median(double *v, int n) {
 
 static void summarize(bpb_result_t res[][BPB_DESIGNS], int rounds, int d,
                       summary_t *s) {
-        double v[8][BPB_MAX_ROUNDS];
+        double v[8][BPB_MAX_ROUNDS], g[BPB_STRETCHES][3][BPB_MAX_ROUNDS];
+        int k;
         int i;
 
         memset(s, 0, sizeof(*s));
@@ -53,6 +57,13 @@ static void summarize(bpb_result_t res[][BPB_DESIGNS], int rounds, int d,
                 v[4][s->n] = (double)r->backlog_at_t0;
                 v[5][s->n] = r->prefill_s;
                 v[6][s->n] = r->tail_s;
+                v[7][s->n] = r->rebalance_p99_ms;
+                for (k = 0; k < BPB_STRETCHES; k++) {
+                        g[k][0][s->n]    = r->gap[k].part_ms;
+                        g[k][1][s->n]    = r->gap[k].bucket_ms;
+                        g[k][2][s->n]    = r->gap[k].stalled;
+                        s->gap[k].read   = r->gap[k].read;
+                }
                 s->critical_sent += r->critical_sent;
                 s->critical_consumed += r->critical_consumed;
                 s->lost += r->lost;
@@ -70,6 +81,12 @@ static void summarize(bpb_result_t res[][BPB_DESIGNS], int rounds, int d,
         s->backlog        = median(v[4], s->n);
         s->prefill_s      = median(v[5], s->n);
         s->tail_s         = median(v[6], s->n);
+        s->rebalance_p99  = median(v[7], s->n);
+        for (k = 0; k < BPB_STRETCHES; k++) {
+                s->gap[k].part_ms   = median(g[k][0], s->n);
+                s->gap[k].bucket_ms = median(g[k][1], s->n);
+                s->gap[k].stalled   = (int)(median(g[k][2], s->n) + 0.5);
+        }
 }
 
 static const char *fmt_ms(double ms, char *buf, size_t size) {
@@ -121,12 +138,72 @@ static void print_round(const bpb_options_t *o,
                 const bpb_result_t *r = &res[i][d];
                 if (!o->designs[d] || !r->ok)
                         continue;
-                printf("  %c) p50 %s p99 %s max %s;", 'a' + d,
+                printf("  %c%s) p50 %s p99 %s max %s;", 'a' + bpb_kind(d),
+                       bpb_kip848(d) ? "-848" : "",
                        fmt_ms(r->critical_p50_ms, a, sizeof(a)),
                        fmt_ms(r->critical_p99_ms, b, sizeof(b)),
                        fmt_ms(r->critical_max_ms, c, sizeof(c)));
         }
         printf("\n");
+}
+
+/* How long the critical partitions went unread (bench_priority_gaps.h),
+ * and the p99 of the rebalance window. */
+static void print_gaps(const bpb_options_t *o, const summary_t *s) {
+        char a[16], b[16], c[16], x[16], y[16], p99[16];
+        int d;
+
+        if (o->join_s <= 0) {
+                printf("\nReading the critical partitions:\n\n| design | "
+                       "longest partition gap | longest bucket gap | "
+                       "partitions stalled > %.0f ms |\n|---|---:|---:|---:|"
+                       "\n",
+                       BPB_STALL_MS);
+                for (d = 0; d < BPB_DESIGNS; d++)
+                        if (o->designs[d] && s[d].n)
+                                printf("| %s | %s | %s | %d of %d |\n",
+                                       bpb_design_title[d],
+                                       fmt_ms(s[d].gap[0].part_ms, a,
+                                              sizeof(a)),
+                                       fmt_ms(s[d].gap[0].bucket_ms, b,
+                                              sizeof(b)),
+                                       s[d].gap[0].stalled, s[d].gap[0].read);
+                return;
+        }
+        printf("\nReading the critical partitions: a second consumer joins "
+               "the critical group at %.0f s, the first one leaves at %.0f "
+               "s (gaps by the stretch they ended in):\n\n"
+               "| design | partition gap before the join | after the join | "
+               "after the leave | partitions stalled > %.0f ms, join / "
+               "leave | bucket gap, join / leave | critical p99 sent "
+               "%.0f-%.0f s |\n|---|---:|---:|---:|---:|---:|---:|\n",
+               o->join_s, o->leave_s, BPB_STALL_MS, o->join_s, o->window_s);
+        for (d = 0; d < BPB_DESIGNS; d++) {
+                const bpb_gap_t *g = s[d].gap;
+                if (!o->designs[d] || !s[d].n)
+                        continue;
+                printf("| %s | %s | %s | %s | %d of %d / %d of %d | %s / %s "
+                       "| %s |\n",
+                       bpb_design_title[d],
+                       fmt_ms(g[BPB_STEADY].part_ms, a, sizeof(a)),
+                       fmt_ms(g[BPB_AT_JOIN].part_ms, b, sizeof(b)),
+                       fmt_ms(g[BPB_AT_LEAVE].part_ms, c, sizeof(c)),
+                       g[BPB_AT_JOIN].stalled, g[BPB_AT_JOIN].read,
+                       g[BPB_AT_LEAVE].stalled, g[BPB_AT_LEAVE].read,
+                       fmt_ms(g[BPB_AT_JOIN].bucket_ms, x, sizeof(x)),
+                       fmt_ms(g[BPB_AT_LEAVE].bucket_ms, y, sizeof(y)),
+                       fmt_ms(s[d].rebalance_p99, p99, sizeof(p99)));
+        }
+}
+
+/* The longest partition gap of a design's run: over every stretch. */
+static double worst_gap(const summary_t *s) {
+        double w = -1;
+        int k;
+        for (k = 0; k < BPB_STRETCHES; k++)
+                if (s->gap[k].part_ms > w)
+                        w = s->gap[k].part_ms;
+        return w;
 }
 
 int bpb_report_table(const bpb_options_t *o,
@@ -170,20 +247,43 @@ int bpb_report_table(const bpb_options_t *o,
                        bpb_design_title[d], res[0][d].layout, s[d].prefill_s,
                        s[d].tail_s, s[d].failed, s[d].dups, s[d].wrong);
         }
-        if (s[BPB_BUCKETS].n && s[BPB_TOPICS].n) {
-                double r = s[BPB_BUCKETS].p99 / s[BPB_TOPICS].p99;
-                int ok   = r <= TARGET_B_OVER_C;
-                printf("\ncritical p99 (b)/(c) = %.2f   target <= %.1f: %s\n",
-                       r, TARGET_B_OVER_C, ok ? "met" : "NOT MET");
-                met = met && ok;
+        print_gaps(o, s);
+        printf("\n");
+        for (d = 0; d < BPB_DESIGNS; d += BPB_KINDS) {
+                const summary_t *a = &s[d + BPB_SHARED],
+                                *b = &s[d + BPB_BUCKETS],
+                                *c = &s[d + BPB_TOPICS];
+                const char *proto = d ? ", KIP-848" : "";
+                if (b->n && c->n) {
+                        double r = b->p99 / c->p99;
+                        int ok   = r <= TARGET_B_OVER_C;
+                        printf("critical p99 (b)/(c)%s = %.2f   target <= "
+                               "%.1f: %s\n",
+                               proto, r, TARGET_B_OVER_C,
+                               ok ? "met" : "NOT MET");
+                        met = met && ok;
+                }
+                if (a->n && b->n) {
+                        double r = a->p99 / b->p99;
+                        int ok   = r >= TARGET_A_OVER_B;
+                        printf("critical p99 (a)/(b)%s = %.0f   target >= "
+                               "%.0f: %s\n",
+                               proto, r, TARGET_A_OVER_B,
+                               ok ? "met" : "NOT MET");
+                        met = met && ok;
+                }
         }
-        if (s[BPB_SHARED].n && s[BPB_BUCKETS].n) {
-                double r = s[BPB_SHARED].p99 / s[BPB_BUCKETS].p99;
-                int ok   = r >= TARGET_A_OVER_B;
-                printf("critical p99 (a)/(b) = %.0f   target >= %.0f: %s\n", r,
-                       TARGET_A_OVER_B, ok ? "met" : "NOT MET");
-                met = met && ok;
-        }
+        for (d = 0; d < BPB_KINDS; d++)
+                if (s[d].n && s[d + BPB_KINDS].n)
+                        printf("critical p99 %s / classic = %.2f; longest "
+                               "partition gap %s / classic = %.2f\n",
+                               bpb_design_title[d + BPB_KINDS],
+                               s[d + BPB_KINDS].p99 / s[d].p99,
+                               bpb_design_name[d + BPB_KINDS],
+                               worst_gap(&s[d + BPB_KINDS]) /
+                                   worst_gap(&s[d]));
+        if (o->skipped[0])
+                printf("%s\n", o->skipped);
         return met;
 }
 
@@ -227,7 +327,7 @@ int bpb_report_svg(const bpb_options_t *o, const bpb_result_t *res,
                                 top = y[d][i];
                 }
                 snprintf(label[d], sizeof(label[d]), "%c) %s: p99 %s",
-                         'a' + d, bpb_design_name[d],
+                         'a' + bpb_kind(d), bpb_design_name[d],
                          fmt_ms(r->critical_p99_ms, p99, sizeof(p99)));
                 s[ns].label = label[d];
                 s[ns].color = design_color[d];
@@ -284,6 +384,23 @@ static void json_num(FILE *f, const char *name, double v, const char *sep) {
                 fprintf(f, "\"%s\":null%s", name, sep);
 }
 
+/* "gaps":[{...} per stretch], */
+static void json_gaps(FILE *f, const bpb_gap_t *g) {
+        int k;
+        fputs("\"gaps\":[", f);
+        for (k = 0; k < BPB_STRETCHES; k++) {
+                fprintf(f, "%s{\"stretch\":\"%s\",", k ? "," : "",
+                        bpb_stretch_name[k]);
+                json_num(f, "partition_gap_ms", g[k].part_ms, ",");
+                fprintf(f, "\"partition\":%d,", g[k].partition);
+                json_num(f, "end_s", g[k].end_s, ",");
+                json_num(f, "bucket_gap_ms", g[k].bucket_ms, ",");
+                fprintf(f, "\"partitions_stalled\":%d,\"partitions_read\":%d}",
+                        g[k].stalled, g[k].read);
+        }
+        fputs("],", f);
+}
+
 int bpb_report_json(const bpb_options_t *o,
                     bpb_result_t res[][BPB_DESIGNS], int rounds,
                     const char *path) {
@@ -297,10 +414,13 @@ int bpb_report_json(const bpb_options_t *o,
                 "{\"cluster\":\"%s\",\"load\":{\"backlog\":%ld,"
                 "\"window_s\":%.1f,\"critical_rate\":%.1f,\"cost_us\":%lld,"
                 "\"partitions\":%d,\"critical_partitions\":%d,"
-                "\"critical_workers\":%d,\"bulk_workers\":%d},\n\"rounds\":[",
+                "\"critical_workers\":%d,\"bulk_workers\":%d,"
+                "\"rebalance_join_s\":%.1f,\"rebalance_leave_s\":%.1f},"
+                "\n\"rounds\":[",
                 o->brokers ? "brokers" : "mock", o->backlog, o->window_s,
                 o->critical_rate, (long long)o->cost_us, o->partitions,
-                o->critical_parts, o->critical_workers, o->bulk_workers);
+                o->critical_parts, o->critical_workers, o->bulk_workers,
+                o->join_s, o->leave_s);
         for (i = 0; i < rounds; i++) {
                 fprintf(f, "%s[", i ? ",\n" : "");
                 for (d = 0, first = 1; d < BPB_DESIGNS; d++) {
@@ -326,7 +446,12 @@ int bpb_report_json(const bpb_options_t *o,
                                 r->failed, r->duplicates, r->wrong_class);
                         json_num(f, "prefill_s", r->prefill_s, ",");
                         json_num(f, "tail_s", r->tail_s, ",");
-                        json_num(f, "drain_s", r->drain_s, "");
+                        json_num(f, "drain_s", r->drain_s, ",");
+                        json_gaps(f, r->gap);
+                        fprintf(f, "\"rebalance_records\":%ld,",
+                                r->rebalance_records);
+                        json_num(f, "rebalance_p99_ms", r->rebalance_p99_ms,
+                                 "");
                         fputc('}', f);
                 }
                 fputc(']', f);
@@ -343,6 +468,8 @@ int bpb_report_json(const bpb_options_t *o,
                 json_num(f, "critical_max_ms", s[d].max, ",");
                 json_num(f, "bulk_consumed_in_window", s[d].bulk_in_window,
                          ",");
+                json_gaps(f, s[d].gap);
+                json_num(f, "rebalance_p99_ms", s[d].rebalance_p99, ",");
                 fprintf(f, "\"lost\":%ld}", s[d].lost);
         }
         fputs("}", f);

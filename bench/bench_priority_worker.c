@@ -16,7 +16,7 @@
 static void handle(bpb_worker_t *w, const rd_kafka_message_t *m,
                    demo_pacer_t *pacer) {
         demo_class_t cls;
-        int64_t sent_us;
+        int64_t sent_us, now_us;
         long id;
 
         if (demo_record_parse(m, &cls, &id, &sent_us)) {
@@ -25,8 +25,10 @@ static void handle(bpb_worker_t *w, const rd_kafka_message_t *m,
         }
         /* Handled once its processing is paid for (an SMS, an e-mail). */
         demo_pacer_charge(pacer, atomic_load(w->cost_us));
-        demo_stats_consumed(w->st, cls, id, m->partition, sent_us,
-                            demo_now_us());
+        now_us = demo_now_us();
+        demo_stats_consumed(w->st, cls, id, m->partition, sent_us, now_us);
+        if (cls == DEMO_CRITICAL && w->gaps)
+                bpb_gaps_note(w->gaps, m->partition, sent_us, now_us);
         if (w->serves >= 0 && w->serves != (int)cls)
                 atomic_fetch_add(&w->st->cls[cls].other_bucket, 1);
         atomic_fetch_add(&w->consumed, 1);
@@ -42,8 +44,26 @@ static uint64_t mask_of(const rd_kafka_topic_partition_list_t *a) {
         return mask;
 }
 
+/* Resumes the partitions of \p a that are the worker's to read. */
+static void resume_own(bpb_worker_t *w,
+                       const rd_kafka_topic_partition_list_t *a) {
+        rd_kafka_topic_partition_list_t *own =
+            rd_kafka_topic_partition_list_new(a->cnt > 0 ? a->cnt : 1);
+        int i;
+
+        for (i = 0; i < a->cnt; i++) {
+                int32_t p = a->elems[i].partition;
+                if (p >= 0 && p < 64 && (w->reads & (1ull << p)))
+                        rd_kafka_topic_partition_list_add(
+                            own, a->elems[i].topic, p);
+        }
+        if (own->cnt > 0)
+                rd_kafka_resume_partitions(w->rk, own);
+        rd_kafka_topic_partition_list_destroy(own);
+}
+
 /* Publishes the assignment; while the gate is closed pauses what is not
- * paused yet; once it opens resumes everything it paused. */
+ * paused yet; once it opens resumes what it paused and is its to read. */
 static void follow_assignment(bpb_worker_t *w) {
         rd_kafka_topic_partition_list_t *a = NULL;
         uint64_t mask;
@@ -57,10 +77,10 @@ static void follow_assignment(bpb_worker_t *w) {
                 if (!rd_kafka_pause_partitions(w->rk, a))
                         atomic_store(&w->paused, mask);
         } else if (open && atomic_load(&w->paused)) {
-                rd_kafka_resume_partitions(w->rk, a);
+                resume_own(w, a);
                 atomic_store(&w->paused, 0);
         }
-        atomic_store(&w->assigned, mask);
+        atomic_store(&w->assigned, mask & w->reads);
         rd_kafka_topic_partition_list_destroy(a);
 }
 

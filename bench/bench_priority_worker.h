@@ -18,6 +18,7 @@
 
 #include <librdkafka/rdkafka.h>
 
+#include "bench_priority_gaps.h"
 #include "demo_kit.h"
 
 typedef struct bpb_worker {
@@ -31,10 +32,18 @@ typedef struct bpb_worker {
         atomic_int *gate_open;     /**< Set by the run at t0. */
         int hold;                  /**< Pause the assignment until the gate
                                     *   opens (workers that read bulk). */
+        uint64_t reads;            /**< Bit p: partition p is the worker's
+                                    *   to read. On KIP-848 a bucket
+                                    *   consumer is assigned partitions of
+                                    *   other buckets too and the plugin
+                                    *   keeps those paused: the gate must
+                                    *   not resume them. ~0: all. */
+        bpb_gaps_t *gaps;          /**< Notes every critical record. */
         rd_kafka_t *rk;
         demo_thread_t thread;
         atomic_int stop;
-        atomic_ullong assigned;    /**< Bit p: partition p assigned. */
+        atomic_ullong assigned;    /**< Bit p: partition p assigned, and
+                                    *   the worker's to read. */
         atomic_ullong paused;      /**< Bit p: partition p paused by us. */
         atomic_long consumed;      /**< Records handled (with repeats). */
 } bpb_worker_t;

@@ -80,13 +80,17 @@ rd_kafka_conf_t *demo_conf_producer(const demo_setup_t *s,
 rd_kafka_conf_t *demo_conf_consumer(const demo_setup_t *s, const char *bucket,
                                     const char *client_id, char *err,
                                     size_t err_size) {
+        int kip848 = s->group_protocol &&
+                     !strcmp(s->group_protocol, "consumer");
         const char *consumer[] = {
             "group.id", s->group,
             "auto.offset.reset", "earliest",
             "enable.auto.commit", "true",
             "auto.commit.interval.ms", "1000",
-            "session.timeout.ms", "6000",
-            "heartbeat.interval.ms", "1000",
+            "group.protocol", s->group_protocol,
+            "group.remote.assignor", s->remote_assignor,
+            "session.timeout.ms", kip848 ? NULL : "6000",
+            "heartbeat.interval.ms", kip848 ? NULL : "1000",
             /* The mock cluster answers an empty fetch only when
              * fetch.wait.max.ms has passed, even if records arrive
              * meanwhile (a real broker answers at once): keep the wait

@@ -21,6 +21,14 @@ typedef struct demo_setup {
         const char *plugin;     /**< Path of libbucketpriority.so. */
         const char *allocation; /**< "25%, 75%" for critical, bulk. */
         const char *layout;     /**< bucket.priority.layout. */
+        const char *group_protocol;  /**< group.protocol of the consumers:
+                                      *   NULL (classic, the default) or
+                                      *   "consumer" (KIP-848: then no
+                                      *   session or heartbeat settings,
+                                      *   the broker owns them). */
+        const char *remote_assignor; /**< group.remote.assignor, or NULL
+                                      *   (a bucket consumer's plugin
+                                      *   picks range by itself). */
         char topic[128];
         char group[128];        /**< group.id before the plugin derives. */
 } demo_setup_t;
