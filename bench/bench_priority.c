@@ -195,7 +195,7 @@ static int parse(bpb_options_t *o, int argc, char **argv) {
             {"help", no_argument, NULL, 'h'},
             {NULL, 0, NULL, 0}};
         const char *plugin = getenv("BP_PLUGIN_PATH"), *designs = "abc";
-        const char *protocols = "classic", *rebalance = NULL;
+        const char *protocols = "classic", *rebalance_arg = NULL;
         int proto[2] = {0, 0};
         double v;
         int c, i;
@@ -220,7 +220,7 @@ static int parse(bpb_options_t *o, int argc, char **argv) {
                 case 'P': plugin = optarg; break;
                 case 'd': designs = optarg; break;
                 case 'g': protocols = optarg; break;
-                case 'e': rebalance = optarg; break;
+                case 'e': rebalance_arg = optarg; break;
                 case 'h': usage(stdout); return 1;
 #define NUM(ch, name, lo, hi, dst)                                            \
         case ch:                                                              \
@@ -258,7 +258,7 @@ static int parse(bpb_options_t *o, int argc, char **argv) {
                 return -1;
         }
         if (parse_protocols(protocols, proto) ||
-            parse_rebalance(o, rebalance))
+            parse_rebalance(o, rebalance_arg))
                 return -1;
         for (i = 0; designs[i]; i++) {
                 if (designs[i] < 'a' || designs[i] >= 'a' + BPB_KINDS) {

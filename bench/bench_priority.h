@@ -25,28 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* A design: its kind (a, b, c) on one group protocol; the first three run
- * on the classic protocol, the last three on KIP-848. */
-enum {
-        BPB_SHARED = 0,
-        BPB_BUCKETS,
-        BPB_TOPICS,
-        BPB_KINDS,
-        BPB_SHARED_848 = BPB_KINDS,
-        BPB_BUCKETS_848,
-        BPB_TOPICS_848,
-        BPB_DESIGNS
-};
-
-/** BPB_SHARED, BPB_BUCKETS or BPB_TOPICS: the kind of design \p d. */
-static inline int bpb_kind(int d) { return d % BPB_KINDS; }
-/** 1 when design \p d runs its consumers with group.protocol=consumer. */
-static inline int bpb_kip848(int d) { return d >= BPB_KINDS; }
-
-/** "shared", "buckets", "topics", "shared-848", ... */
-extern const char *const bpb_design_name[BPB_DESIGNS];
-/** "(a) one topic, one group", ... for tables. */
-extern const char *const bpb_design_title[BPB_DESIGNS];
+#include "bench_priority_design.h"
 
 #define BPB_MAX_WORKERS 16
 #define BPB_MAX_ROUNDS 9
@@ -88,9 +67,6 @@ typedef struct bpb_second {
         float p50_ms, p99_ms;
 } bpb_second_t;
 
-/** Stretches of a run with --rebalance. */
-enum { BPB_STEADY = 0, BPB_AT_JOIN, BPB_AT_LEAVE, BPB_STRETCHES };
-
 /** How long the critical partitions went unread in one stretch (the
  *  definitions are in bench_priority_gaps.h); -1 ms: nothing read. */
 typedef struct bpb_gap {
@@ -101,9 +77,6 @@ typedef struct bpb_gap {
         int stalled;      /**< Partitions with a gap over 500 ms. */
         int read;         /**< Partitions read at all. */
 } bpb_gap_t;
-
-/** "before the join", "join to leave", "after the leave". */
-extern const char *const bpb_stretch_name[BPB_STRETCHES];
 
 /** What one run of one design measured. */
 typedef struct bpb_result {

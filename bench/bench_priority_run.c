@@ -71,7 +71,7 @@ static double since_t0(const run_t *r) {
 /* --rebalance: at join_s a second consumer joins the group of the first
  * worker (critical in b and c); at leave_s the first worker leaves it
  * (closes its consumer, as a rolling restart would). */
-static void rebalance(run_t *r) {
+static void step_rebalance(run_t *r) {
         const bpb_options_t *o = r->o;
         bpb_worker_t *first    = &r->w[0];
         char err[512];
@@ -107,7 +107,7 @@ static void measure(run_t *r) {
         while (since_t0(r) < r->o->window_s ||
                !atomic_load(&p->sending_done)) {
                 demo_sleep_us(BPB_TICK_US);
-                rebalance(r);
+                step_rebalance(r);
                 if (since_t0(r) >= next_say) {
                         next_say += 10;
                         bpb_say(r, "%4.0f s: bulk backlog %ld, critical waiting "

@@ -14,16 +14,6 @@
 #define JOIN_TIMEOUT_S 60
 #define STABLE_US 1000000
 
-const char *const bpb_design_name[BPB_DESIGNS] = {
-    "shared", "buckets", "topics", "shared-848", "buckets-848", "topics-848"};
-const char *const bpb_stretch_name[BPB_STRETCHES] = {
-    "before the join", "join to leave", "after the leave"};
-const char *const bpb_design_title[BPB_DESIGNS] = {
-    "(a) one topic, one group",         "(b) bucket priority",
-    "(c) topic per class",              "(a) one topic, one group, KIP-848",
-    "(b) bucket priority, KIP-848",     "(c) topic per class, KIP-848"};
-
-
 void bpb_say(const run_t *r, const char *fmt, ...) {
         va_list ap;
         fprintf(stderr, "[%s] ", bpb_design_name[r->design]);
