@@ -13,9 +13,9 @@
  *
  * main: options, the rounds (the order of the designs rotates from round
  * to round), the outputs and the exit status: 0 when every check passed
- * and both targets are met, 3 when only a target is missed, 1 when a check
- * failed (a record lost, failed, read by the other class, or a design that
- * could not run), 2 on a usage error.
+ * and both targets are met (not judged with --rebalance), 3 when only a
+ * target is missed, 1 when a check failed (a record lost, failed, read by
+ * the other class, or a design that could not run), 2 on a usage error.
  */
 #include <getopt.h>
 #include <stdio.h>
