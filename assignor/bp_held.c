@@ -61,56 +61,129 @@ void bp_held_note_committed(bp_held_t *h,
         pthread_mutex_unlock(&h->lock);
 }
 
-void bp_held_assign(bp_held_t *h,
-                    const bp_deliveries_t *d,
-                    const rd_kafka_topic_partition_list_t *assigned,
-                    const bp_layout_t *l,
-                    int64_t now) {
+/* Fills \p p for partition \p e (of bucket \p bucket, rank \p r) newly
+ * held: where it starts (the list's offset, else the committed offset
+ * noted, else auto.offset.reset) and its watermark now. */
+static void start_entry(const bp_held_t *h, bp_held_part_t *p,
+                        const rd_kafka_topic_partition_t *e, int bucket,
+                        int r, int64_t now) {
         int64_t lo, hi;
-        int i, r;
 
-        h->cnt = 0;
-        for (i = 0; i < assigned->cnt; i++) {
-                const rd_kafka_topic_partition_t *e = &assigned->elems[i];
-                bp_held_part_t *p;
+        memset(p, 0, sizeof(*p));
+        p->partition = e->partition;
+        p->bucket    = bucket;
+        p->rank      = r;
+        p->start     = -1;
+        p->probed    = -1;
+        if (e->offset >= 0) {
+                p->start_kind = BP_START_OFFSET;
+                p->start      = e->offset;
+        } else if (e->offset == RD_KAFKA_OFFSET_BEGINNING) {
+                p->start_kind = BP_START_EARLIEST;
+        } else if (e->offset == RD_KAFKA_OFFSET_END) {
+                p->start_kind = BP_START_LATEST;
+        } else if (e->partition < h->committed_cnt &&
+                   h->committed[e->partition] >= 0) {
+                p->start_kind = BP_START_OFFSET;
+                p->start      = h->committed[e->partition];
+        } else {
+                p->start_kind = h->reset_kind;
+        }
+        p->since_ms  = now;
+        p->hwm_since = rd_kafka_get_watermark_offsets(h->rk, h->topic,
+                                                      e->partition, &lo, &hi)
+                           ? -1
+                           : hi;
+}
+
+/* The index of partition \p partition in \p part[0..cnt-1], or -1. */
+static int find(const bp_held_part_t *part, int32_t cnt, int32_t partition) {
+        int32_t i;
+        for (i = 0; i < cnt; i++)
+                if (part[i].partition == partition)
+                        return (int)i;
+        return -1;
+}
+
+/* Adds to the held set the partitions of \p list that a bucket \p d
+ * serves has under \p l and that it does not hold yet; with \p keep NULL
+ * the set was emptied first, else \p keep[0..kept-1] is the set before,
+ * whose entries the partitions still listed keep. */
+static void add_listed(bp_held_t *h, const bp_deliveries_t *d,
+                       const rd_kafka_topic_partition_list_t *list,
+                       const bp_layout_t *l, int64_t now,
+                       const bp_held_part_t *keep, int32_t kept) {
+        int i, r, k;
+
+        for (i = 0; i < list->cnt; i++) {
+                const rd_kafka_topic_partition_t *e = &list->elems[i];
 
                 if (strcmp(e->topic, h->topic) || e->partition < 0 ||
                     e->partition >= l->partition_cnt ||
                     l->bucket_of[e->partition] >= l->bucket_cnt ||
                     (r = d->rank_of[l->bucket_of[e->partition]]) < 0 ||
+                    find(h->part, h->cnt, e->partition) >= 0 ||
                     bp_grow((void **)&h->part, &h->cap, h->cnt + 1,
                             sizeof(*h->part)))
                         continue;
-                p = &h->part[h->cnt++];
-                memset(p, 0, sizeof(*p));
-                p->partition = e->partition;
-                p->bucket    = l->bucket_of[e->partition];
-                p->rank      = r;
-                p->start     = -1;
-                p->probed    = -1;
-                if (e->offset >= 0) {
-                        p->start_kind = BP_START_OFFSET;
-                        p->start      = e->offset;
-                } else if (e->offset == RD_KAFKA_OFFSET_BEGINNING) {
-                        p->start_kind = BP_START_EARLIEST;
-                } else if (e->offset == RD_KAFKA_OFFSET_END) {
-                        p->start_kind = BP_START_LATEST;
-                } else if (e->partition < h->committed_cnt &&
-                           h->committed[e->partition] >= 0) {
-                        p->start_kind = BP_START_OFFSET;
-                        p->start      = h->committed[e->partition];
-                } else {
-                        p->start_kind = h->reset_kind;
-                }
-                p->since_ms  = now;
-                p->hwm_since = rd_kafka_get_watermark_offsets(
-                                   h->rk, h->topic, e->partition, &lo, &hi)
-                                   ? -1
-                                   : hi;
+                k = keep ? find(keep, kept, e->partition) : -1;
+                if (k >= 0 && keep[k].bucket == l->bucket_of[e->partition])
+                        h->part[h->cnt++] = keep[k]; /* still assigned */
+                else
+                        start_entry(h, &h->part[h->cnt++], e,
+                                    l->bucket_of[e->partition], r, now);
         }
         /* Committed offsets are only good for this assignment. */
         for (i = 0; i < h->committed_cnt; i++)
                 h->committed[i] = RD_KAFKA_OFFSET_INVALID;
+}
+
+void bp_held_assign(bp_held_t *h,
+                    const bp_deliveries_t *d,
+                    const rd_kafka_topic_partition_list_t *assigned,
+                    const bp_layout_t *l,
+                    int64_t now) {
+        bp_held_part_t *before = NULL;
+        int32_t kept           = h->cnt;
+
+        /* Partitions held before and assigned still (an incremental
+         * assignment) keep where they started and since when. */
+        if (kept > 0 &&
+            (before = malloc(sizeof(*before) * (size_t)kept)) != NULL)
+                memcpy(before, h->part, sizeof(*before) * (size_t)kept);
+        h->cnt = 0;
+        add_listed(h, d, assigned, l, now, before, before ? kept : 0);
+        free(before);
+}
+
+void bp_held_add(bp_held_t *h,
+                 const bp_deliveries_t *d,
+                 const rd_kafka_topic_partition_list_t *added,
+                 const bp_layout_t *l,
+                 int64_t now) {
+        add_listed(h, d, added, l, now, NULL, 0);
+}
+
+/* Whether \p list names partition \p partition of the bucket topic. */
+static int listed(const bp_held_t *h,
+                  const rd_kafka_topic_partition_list_t *list,
+                  int32_t partition) {
+        int i;
+        for (i = 0; i < list->cnt; i++)
+                if (list->elems[i].partition == partition &&
+                    !strcmp(list->elems[i].topic, h->topic))
+                        return 1;
+        return 0;
+}
+
+void bp_held_remove(bp_held_t *h,
+                    const rd_kafka_topic_partition_list_t *removed) {
+        int32_t i, n = 0;
+
+        for (i = 0; i < h->cnt; i++)
+                if (!listed(h, removed, h->part[i].partition))
+                        h->part[n++] = h->part[i];
+        h->cnt = n;
 }
 
 /* Before the consumer has a position on a partition, it is where the

@@ -72,13 +72,33 @@ void bp_held_note_committed(bp_held_t *h,
 /**
  * The lock held: makes \p assigned (mapped with layout \p l, start offsets
  * decided) the held set, keeping the partitions of the buckets \p d
- * serves; the committed offsets noted are used up.
+ * serves; the committed offsets noted are used up. A partition held
+ * before, of the same bucket, keeps its entry (where it started, since
+ * when): it stayed assigned through an incremental rebalance, and
+ * librdkafka did not start it again.
  */
 void bp_held_assign(bp_held_t *h,
                     const bp_deliveries_t *d,
                     const rd_kafka_topic_partition_list_t *assigned,
                     const bp_layout_t *l,
                     int64_t now_ms);
+
+/**
+ * The lock held: adds the partitions of \p added (an incremental
+ * assignment, start offsets decided) that the buckets \p d serves have
+ * under \p l and that are not held yet; the others keep their entries.
+ * The committed offsets noted are used up.
+ */
+void bp_held_add(bp_held_t *h,
+                 const bp_deliveries_t *d,
+                 const rd_kafka_topic_partition_list_t *added,
+                 const bp_layout_t *l,
+                 int64_t now_ms);
+
+/** The lock held: drops the partitions of \p removed (an incremental
+ *  revocation) from the held set; the others keep their entries. */
+void bp_held_remove(bp_held_t *h,
+                    const rd_kafka_topic_partition_list_t *removed);
 
 /** Fills lag, hwm, at and stale of \p p[0..k-1] (the held set or a copy
  *  of part of it) at \p now_ms. */

@@ -80,8 +80,10 @@ given_under(bp_client_t *c, rd_kafka_t *rk,
         return out;
 }
 
-/* The held set (statistics, lag): the partitions of the consumer's bucket
- * in its assignment now. */
+/* The held set (statistics, lag, the scheduler's partitions) made equal
+ * to the partitions of the consumer's buckets in its assignment now (an
+ * assignment that failed, or an application's callback that assigned
+ * something else); partitions held before keep their entries. */
 static void note_held(bp_client_t *c, rd_kafka_t *rk, const bp_layout_t *l) {
         rd_kafka_topic_partition_list_t *a = NULL, *held;
         int i;
@@ -95,8 +97,8 @@ static void note_held(bp_client_t *c, rd_kafka_t *rk, const bp_layout_t *l) {
                 if (is_bucket_topic(c, a->elems[i].topic) &&
                     serves(c, l, a->elems[i].partition))
                         rd_kafka_topic_partition_list_add(
-                            held, c->cfg.topic, a->elems[i].partition);
-        bp_tracking_revoking(c);
+                            held, c->cfg.topic, a->elems[i].partition)
+                            ->offset = a->elems[i].offset;
         bp_tracking_assigning(c, rk, held, l);
         rd_kafka_topic_partition_list_destroy(held);
         rd_kafka_topic_partition_list_destroy(a);
@@ -174,6 +176,10 @@ void bp_kip848_rebalance(bp_client_t *c,
         case RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS:
                 l     = layout_for(c, rk, partitions);
                 given = given_under(c, rk, partitions, l);
+                /* The new partitions' pause state first (a scheduler's
+                 * decision), as on the classic protocol: librdkafka keeps
+                 * an application's pause through the assignment. */
+                bp_tracking_adding(c, rk, given, l);
                 check(c, "rd_kafka_incremental_assign()",
                       rd_kafka_incremental_assign(rk, given));
                 pause_others(c, rk, given, l);
@@ -186,7 +192,9 @@ void bp_kip848_rebalance(bp_client_t *c,
                                       "assignment lost (session timed out "
                                       "or fenced): dropped without "
                                       "committing");
-                bp_tracking_revoking(c);
+                /* Out of the held set before they go: the scheduler never
+                 * pauses or resumes a partition no longer assigned. */
+                bp_tracking_removing(c, partitions);
                 check(c, "rd_kafka_incremental_unassign()",
                       rd_kafka_incremental_unassign(rk, partitions));
                 note_held(c, rk,
@@ -213,6 +221,9 @@ void bp_kip848_chain(bp_client_t *c,
         if (err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS) {
                 l     = layout_for(c, rk, partitions);
                 given = given_under(c, rk, partitions, l);
+                bp_tracking_adding(c, rk, given, l);
+        } else if (err == RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS) {
+                bp_tracking_removing(c, partitions);
         } else {
                 bp_tracking_revoking(c);
         }

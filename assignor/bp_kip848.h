@@ -9,6 +9,14 @@
  * start where the start-offset rules say (bp_offsets.h), and every other
  * partition of the bucket topic is paused right after it is assigned, so
  * it is never fetched. Revocations unassign the broker's list unchanged.
+ *
+ * A consumer of several buckets (bp_scheduler.h) follows the increments:
+ * before an assignment, the new partitions of its buckets join the held
+ * set and get the scheduler's pause state (bp_tracking_adding()); before a
+ * revocation, the revoked ones leave it (bp_tracking_removing()), so the
+ * scheduler pauses and resumes only partitions of its buckets still
+ * assigned, and the others keep their start and lag. The scheduler never
+ * sees the partitions kept paused here: they are not in the held set.
  * Configuration: bp_kip848_conf.h.
  */
 #ifndef BP_KIP848_H

@@ -7,21 +7,9 @@
 
 #include "../include/bucket_priority.h"
 #include "../shared/bp_escape.h"
-#include "../shared/bp_list.h"
 #include "../shared/bp_properties.h"
 #include "bp_consumer_side.h"
 #include "bp_kip848_conf.h"
-
-/* The number of buckets in a bucket list value. */
-static int list_cnt(const char *value) {
-        const char *cur = value, *item;
-        size_t len;
-        int n = 0;
-
-        while (cur && bp_list_next(&cur, &item, &len))
-                n++;
-        return n;
-}
 
 rd_kafka_conf_res_t bp_kip848_check(const bp_client_t *c,
                                     const char *bucket_value,
@@ -30,9 +18,9 @@ rd_kafka_conf_res_t bp_kip848_check(const bp_client_t *c,
                                     char *errstr,
                                     size_t errstr_size) {
         char shown[BP_SHOWN_VALUE_SIZE];
-        int cnt = bucket_value ? list_cnt(bucket_value)
-                               : c->cfg.consumer_bucket_cnt;
 
+        (void)c; /* one bucket or several: only the library decides */
+        (void)bucket_value;
         if (rd_kafka_version() < BP_KIP848_MIN_VERSION) {
                 snprintf(errstr, errstr_size,
                          "%s: invalid value \"%s\" for a bucket consumer: "
@@ -42,16 +30,6 @@ rd_kafka_conf_res_t bp_kip848_check(const bp_client_t *c,
                          "default) or a newer librdkafka",
                          name, bp_shown_value(value, shown),
                          rd_kafka_version_str());
-                return RD_KAFKA_CONF_INVALID;
-        }
-        if (cnt > 1) {
-                snprintf(errstr, errstr_size,
-                         "%s: invalid value \"%s\": a consumer of several "
-                         "buckets (" BP_PROP_BUCKET " is a list) cannot use "
-                         "group.protocol=consumer yet; use "
-                         "group.protocol=classic, or one consumer per "
-                         "bucket",
-                         name, bp_shown_value(value, shown));
                 return RD_KAFKA_CONF_INVALID;
         }
         return RD_KAFKA_CONF_OK;

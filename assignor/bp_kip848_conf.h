@@ -1,7 +1,7 @@
 /*
  * bp_kip848_conf.h - a bucket consumer's configuration on the next
  * generation consumer group protocol (KIP-848, group.protocol=consumer):
- * whether the host librdkafka and the consumer's buckets allow it, the
+ * whether the host librdkafka allows it (for one bucket or a list), the
  * broker-side assignor it asks for, and what it warns about at creation.
  * How it then keeps to its bucket: bp_kip848.h.
  */
@@ -25,11 +25,13 @@
 #define BP_KIP848_ASSIGNOR "range"
 
 /**
- * Whether a consumer of \p bucket_value (the bucket list being set, or
- * NULL for the configured one) may use group.protocol=consumer in this
- * process. @returns RD_KAFKA_CONF_OK, or RD_KAFKA_CONF_INVALID with
- * \p errstr naming property \p name, its \p value, the reason (librdkafka
- * older than 2.12, a list of buckets) and the fix.
+ * Whether a consumer of \p bucket_value (the bucket or bucket list being
+ * set, or NULL for the configured one) may use group.protocol=consumer in
+ * this process: with librdkafka 2.12 or later, a single bucket and a list
+ * alike (a list's scheduler pauses and resumes only its buckets'
+ * partitions, bp_kip848.h). @returns RD_KAFKA_CONF_OK, or
+ * RD_KAFKA_CONF_INVALID with \p errstr naming property \p name, its
+ * \p value, the version found and needed, and the fix.
  */
 rd_kafka_conf_res_t bp_kip848_check(const bp_client_t *c,
                                     const char *bucket_value,

@@ -194,6 +194,7 @@ void bp_scheduler_assigning(bp_scheduler_t *s) {
 }
 
 void bp_scheduler_revoking(bp_scheduler_t *s) {
-        /* No partitions: every bucket counts as running. */
+        /* With no partition every bucket counts as running; after an
+         * incremental revocation, the rest is decided again. */
         bp_sched_evaluate(s);
 }

@@ -90,8 +90,10 @@ void bp_scheduler_on_record(bp_scheduler_t *s,
 void bp_scheduler_assigning(bp_scheduler_t *s);
 
 /** With h->lock held, the held set emptied (revocation, lost partitions,
- *  errors): every bucket counts as running, and no pause is in progress
- *  when this returns. */
+ *  errors) or, on the consumer protocol, some partitions revoked from it:
+ *  the scheduler decides again over what is still held (with nothing,
+ *  every bucket counts as running), and no pause is in progress when this
+ *  returns. */
 void bp_scheduler_revoking(bp_scheduler_t *s);
 
 #endif /* BP_SCHEDULER_H */

@@ -112,6 +112,36 @@ void bp_tracking_assigning(bp_client_t *c,
                 bp_sched_wake(k->sched);
 }
 
+void bp_tracking_adding(bp_client_t *c,
+                        rd_kafka_t *rk,
+                        const rd_kafka_topic_partition_list_t *added,
+                        const bp_layout_t *l) {
+        bp_consumer_side_t *k = c->consumer;
+
+        if (!k->tracking || k->held.rk != rk || !l)
+                return;
+        pthread_mutex_lock(&k->held.lock);
+        bp_held_add(&k->held, &k->deliveries, added, l, bp_sched_now_ms());
+        if (k->sched)
+                bp_scheduler_assigning(k->sched);
+        pthread_mutex_unlock(&k->held.lock);
+        if (k->sched)
+                bp_sched_wake(k->sched);
+}
+
+void bp_tracking_removing(bp_client_t *c,
+                          const rd_kafka_topic_partition_list_t *removed) {
+        bp_consumer_side_t *k = c->consumer;
+
+        if (!k->tracking)
+                return;
+        pthread_mutex_lock(&k->held.lock);
+        bp_held_remove(&k->held, removed);
+        if (k->sched)
+                bp_scheduler_revoking(k->sched);
+        pthread_mutex_unlock(&k->held.lock);
+}
+
 void bp_tracking_revoking(bp_client_t *c) {
         bp_consumer_side_t *k = c->consumer;
 

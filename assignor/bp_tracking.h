@@ -44,6 +44,28 @@ void bp_tracking_assigning(bp_client_t *c,
                            const bp_layout_t *layout);
 
 /**
+ * The consumer protocol (KIP-848, bp_kip848.c), before an incremental
+ * assignment: the partitions of \p added (start offsets decided) that the
+ * consumer's buckets have under \p layout join the held set, the others
+ * keep their entries, and the scheduler pauses or resumes the new ones
+ * for the current lags before they are assigned.
+ */
+void bp_tracking_adding(bp_client_t *c,
+                        rd_kafka_t *rk,
+                        const rd_kafka_topic_partition_list_t *added,
+                        const bp_layout_t *layout);
+
+/**
+ * The consumer protocol, before an incremental revocation: the partitions
+ * of \p removed leave the held set (so the scheduler never pauses or
+ * resumes them again, and their lag leaves the statistics); the scheduler
+ * decides again over the partitions still held. No pause is in progress
+ * when this returns.
+ */
+void bp_tracking_removing(bp_client_t *c,
+                          const rd_kafka_topic_partition_list_t *removed);
+
+/**
  * Called by the rebalance callbacks before they unassign (revocation, lost
  * partitions, errors): nothing is held until the next assignment, and no
  * pause is in progress when this returns.

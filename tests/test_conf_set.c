@@ -276,6 +276,12 @@ typedef struct {
         kv_t bad;
 } trigger_t;
 
+/* The row refused only on librdkafka older than 2.12 (no KIP-848): newer
+ * ones accept its example, which is not compared there. */
+#define KIP848_ROW                                                             \
+        "`group.protocol=consumer` on a bucket consumer (one bucket or a "     \
+        "list) on librdkafka older than 2.12"
+
 #define NONE {{NULL, NULL}}
 #define ALLOC P "allocation"
 
@@ -351,9 +357,8 @@ static const trigger_t triggers[] = {
      "the plugin",
      1, {{"partition.assignment.strategy", "cooperative-sticky"}}, NONE,
      {P "bucket", "Gold"}},
-    {"`group.protocol=consumer` on a consumer of several buckets (any "
-     "librdkafka), or of one bucket on librdkafka older than 2.12",
-     1, NONE, {{P "bucket", "Platinum, Gold"}}, {"group.protocol", "consumer"}},
+    {KIP848_ROW, 1, NONE, {{P "bucket", "Platinum, Gold"}},
+     {"group.protocol", "consumer"}},
     {"sticky partitioning on a producer, or an empty value (librdkafka "
      "would reset it to 10)",
      0, NONE, NONE, {"sticky.partitioning.linger.ms", "5"}},
@@ -491,6 +496,11 @@ static void test_errors_table_matches_docs(void **state) {
                         if (strcmp(triggers[t].row, rows[i].label))
                                 continue;
                         used++;
+                        if (!strcmp(triggers[t].row, KIP848_ROW) &&
+                            rd_kafka_version() >= 0x020c0000) {
+                                k++; /* accepted here: nothing to compare */
+                                continue;
+                        }
                         run_trigger(&triggers[t], err, sizeof(err));
                         if (k >= rows[i].example_cnt) {
                                 print_error("row \"%s\": more triggers than "

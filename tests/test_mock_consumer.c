@@ -144,11 +144,18 @@ static void test_consumer_settings_refused(void **state) {
                                "group.protocol", "2.12",
                                rd_kafka_version_str(), NULL);
         rd_kafka_conf_destroy(conf);
-        /* A list of buckets cannot use it on any version yet. */
+        /* A list of buckets (the scheduler) too, and only there: from
+         * 2.12 it keeps and pauses like one bucket. */
         conf = bp_test_conf(NULL, "bucket.priority.bucket", "Platinum, Gold",
                             NULL);
-        expect_invalid(conf, "group.protocol", "consumer", "group.protocol",
-                       "classic", NULL);
+        if (rd_kafka_version() < 0x020c0000)
+                expect_invalid(conf, "group.protocol", "consumer",
+                               "group.protocol", "2.12",
+                               rd_kafka_version_str(), "classic", NULL);
+        else
+                assert_int_equal(bp_test_set(conf, "group.protocol",
+                                             "consumer", val, sizeof(val)),
+                                 RD_KAFKA_CONF_OK);
         rd_kafka_conf_destroy(conf);
 
         /* ...or before it: the bucket is refused then. */
