@@ -27,7 +27,11 @@
  *
  * Records are keyed "<bucket>-<id>" (bp-broker-client produce
  * --key-bucket); one keyed "critical-" on a partition outside --critical,
- * or the reverse, counts as "misplaced".
+ * or the reverse, counts as "misplaced". With --bulk, the topic may have
+ * more buckets than the consumer serves (--bucket, a part of --buckets):
+ * only the --bulk partitions count as bulk, and a record of a partition
+ * neither critical nor bulk counts as "outside" (and as misplaced unless
+ * its key names its own bucket).
  *
  * SIGUSR1 ends the judging (the measured phases are over; the records
  * read afterwards are only counted), SIGTERM or SIGINT the process.
@@ -51,7 +55,9 @@
  *       --critical P,P,... --judge strict|weighted [--threshold N]
  *       [--work-us US] [--window N] [-X name=value]...
  *       [--plugin PATH --buckets "a, b" --allocation "x%, y%"
- *        --schedule strict|weighted]       (without --plugin: plain consumer)
+ *        --schedule strict|weighted        (without --plugin: plain consumer)
+ *        [--bucket "a, b"] [--layout L]]   (default: every bucket; stable)
+ *       [--bulk P,P,...]                   (default: every other partition)
  *   Runs until SIGTERM or SIGINT, then closes the consumer (commits).
  *   Exit status: 0, or 1 on a usage or client error.
  */
@@ -78,7 +84,7 @@ typedef enum { JUDGE_STRICT, JUDGE_WEIGHTED } judge_kind_t;
 
 typedef struct opts {
         const char *bootstrap, *topic, *group, *out, *plugin, *buckets,
-            *allocation, *schedule, *critical;
+            *allocation, *schedule, *critical, *bucket, *bulk, *layout;
         judge_kind_t judge;
         long threshold, work_us, window;
         const char *extra[MAX_EXTRA];
@@ -89,7 +95,7 @@ static void parse_opts(opts_t *o, int argc, char **argv) {
         enum {
                 O_BOOTSTRAP = 256, O_TOPIC, O_GROUP, O_OUT, O_PLUGIN,
                 O_BUCKETS, O_ALLOCATION, O_SCHEDULE, O_CRITICAL, O_JUDGE,
-                O_THRESHOLD, O_WORK_US, O_WINDOW
+                O_THRESHOLD, O_WORK_US, O_WINDOW, O_BUCKET, O_BULK, O_LAYOUT
         };
         static const struct option longopts[] = {
             {"bootstrap", required_argument, NULL, O_BOOTSTRAP},
@@ -105,6 +111,9 @@ static void parse_opts(opts_t *o, int argc, char **argv) {
             {"threshold", required_argument, NULL, O_THRESHOLD},
             {"work-us", required_argument, NULL, O_WORK_US},
             {"window", required_argument, NULL, O_WINDOW},
+            {"bucket", required_argument, NULL, O_BUCKET},
+            {"bulk", required_argument, NULL, O_BULK},
+            {"layout", required_argument, NULL, O_LAYOUT},
             {NULL, 0, NULL, 0}};
         int c;
 
@@ -128,6 +137,9 @@ static void parse_opts(opts_t *o, int argc, char **argv) {
                 case O_ALLOCATION: o->allocation = optarg; break;
                 case O_SCHEDULE: o->schedule = optarg; break;
                 case O_CRITICAL: o->critical = optarg; break;
+                case O_BUCKET: o->bucket = optarg; break;
+                case O_BULK: o->bulk = optarg; break;
+                case O_LAYOUT: o->layout = optarg; break;
                 case O_JUDGE:
                         if (!strcmp(optarg, "strict"))
                                 o->judge = JUDGE_STRICT;
@@ -173,12 +185,16 @@ static rd_kafka_conf_t *make_conf(const opts_t *o) {
         if (o->plugin) {
                 snprintf(threshold, sizeof(threshold), "%ld", o->threshold);
                 bcu_conf_set(conf, "plugin.library.paths", o->plugin);
-                bcu_conf_set(conf, "bucket.priority.bucket", o->buckets);
+                bcu_conf_set(conf, "bucket.priority.bucket",
+                             o->bucket ? o->bucket : o->buckets);
                 bcu_conf_set(conf, "bucket.priority.topic", o->topic);
                 bcu_conf_set(conf, "bucket.priority.buckets", o->buckets);
                 bcu_conf_set(conf, "bucket.priority.allocation", o->allocation);
                 bcu_conf_set(conf, "bucket.priority.schedule", o->schedule);
                 bcu_conf_set(conf, "bucket.priority.lag.threshold", threshold);
+                if (o->layout)
+                        bcu_conf_set(conf, "bucket.priority.layout",
+                                     o->layout);
         }
         bcu_conf_set(conf, "group.id", o->group);
         bcu_conf_set(conf, "auto.offset.reset", "earliest");
@@ -195,6 +211,8 @@ typedef struct judge {
         rd_kafka_t *rk;
         FILE *out, *af, *jf;
         int critical[MAX_PARTS]; /* partition p is of the critical bucket */
+        int bulk[MAX_PARTS];     /* ... of the bulk ones (--bulk, else all
+                                  * the others) */
         int assigned[MAX_PARTS]; /* p in the assignment at the last look */
         int held[MAX_PARTS];     /* assigned, and where it started known */
         int64_t start[MAX_PARTS];
@@ -204,6 +222,7 @@ typedef struct judge {
         char last_assign[4096];
         long delivered[2]; /* critical, bulk */
         long misplaced;    /* key bucket differs from the partition's */
+        long outside;      /* of a partition neither critical nor bulk */
         long errors;
         /* strict */
         long episode, episodes, worst;
@@ -218,18 +237,29 @@ typedef struct judge {
         double min_share, max_share;
 } judge_t;
 
-static void parse_critical(judge_t *j, const char *list) {
+/* Marks the partitions of \p list (option \p name) in \p set. */
+static void parse_parts(int *set, const char *name, const char *list) {
         const char *p = list;
         while (*p) {
                 char *end;
                 long n = strtol(p, &end, 10);
                 if (end == p || n < 0 || n >= MAX_PARTS)
-                        bcu_die("--critical: bad partition list \"%s\"", list);
-                j->critical[n] = 1;
+                        bcu_die("%s: bad partition list \"%s\"", name, list);
+                set[n] = 1;
                 p = *end == ',' ? end + 1 : end;
                 if (*end && *end != ',')
-                        bcu_die("--critical: bad partition list \"%s\"", list);
+                        bcu_die("%s: bad partition list \"%s\"", name, list);
         }
+}
+
+static void parse_critical(judge_t *j, const opts_t *o) {
+        int i;
+        parse_parts(j->critical, "--critical", o->critical);
+        if (o->bulk)
+                parse_parts(j->bulk, "--bulk", o->bulk);
+        else
+                for (i = 0; i < MAX_PARTS; i++)
+                        j->bulk[i] = !j->critical[i];
 }
 
 /* Writes the assignment to FILE.assign when it changed. */
@@ -295,7 +325,8 @@ static int64_t lag_of(judge_t *j, int critical) {
         int i;
 
         for (i = 0; i < MAX_PARTS; i++)
-                if (j->held[i] && j->critical[i] == critical)
+                if (j->held[i] &&
+                    (critical ? j->critical[i] : j->bulk[i]))
                         rd_kafka_topic_partition_list_add(l, j->o->topic, i);
         if (l->cnt > 0)
                 rd_kafka_position(j->rk, l);
@@ -397,6 +428,11 @@ static void on_record(judge_t *j, const rd_kafka_message_t *m) {
             j->critical[m->partition];
 
         bcu_record_line(j->out, m, tk_wall_ms());
+        if (m->partition < 0 || m->partition >= MAX_PARTS ||
+            (!critical && !j->bulk[m->partition])) {
+                j->outside++; /* never a bucket of this consumer's */
+                return;
+        }
         if (tk_key_is_bucket(m->key, m->key_len, "critical") != critical)
                 j->misplaced++;
         j->delivered[critical ? 0 : 1]++;
@@ -454,33 +490,37 @@ static void print_stats(judge_t *j) {
 /* The totals, as one JSON object; the bucket statistics (list consumers
  * only) are read before the consumer closes. */
 static void print_summary(judge_t *j) {
-        bp_consumer_bucket_stats_t st[2];
+        bp_consumer_bucket_stats_t st[8];
         bp_stats_t bs;
-        int have = bp_consumer_bucket_stats(j->rk, 0, &st[0]) == 0 &&
-                   bp_consumer_bucket_stats(j->rk, 1, &st[1]) == 0;
-        int b;
+        int n = 0, have, b;
+
+        while (n < 8 && bp_consumer_bucket_stats(j->rk, n, &st[n]) == 0)
+                n++;
+        have = n >= 2;
 
         memset(&bs, 0, sizeof(bs));
         bp_stats(j->rk, &bs);
         printf("{\"delivered_critical\": %ld, \"delivered_bulk\": %ld, "
-               "\"misplaced\": %ld, \"errors\": %ld, \"foreign\": %" PRIu64
+               "\"misplaced\": %ld, \"outside\": %ld, \"errors\": %ld, "
+               "\"foreign\": %" PRIu64
                ", \"episodes\": %ld, \"worst_episode\": %ld, "
                "\"max_critical_lag\": %" PRId64
                ", \"critical_with_bulk_waiting\": %ld, \"both\": %ld, "
                "\"both_critical\": %ld, \"windows\": %d, "
                "\"min_share\": %.2f, \"max_share\": %.2f, "
                "\"bucket_stats\": %s",
-               j->delivered[0], j->delivered[1], j->misplaced, j->errors,
+               j->delivered[0], j->delivered[1], j->misplaced, j->outside,
+               j->errors,
                bs.foreign, j->episodes, j->worst, j->max_critical_lag,
                j->critical_with_bulk_waiting, j->both_cnt, j->both_critical,
                j->windows, j->windows ? j->min_share : -1.0,
                j->windows ? j->max_share : -1.0, have ? "[" : "null");
-        for (b = 0; have && b < 2; b++)
+        for (b = 0; have && b < n; b++)
                 printf("%s{\"name\": \"%s\", \"delivered\": %" PRIu64
                        ", \"lag\": %" PRId64 ", \"pauses\": %" PRIu64
-                       ", \"paused_ms\": %" PRIu64 "}",
+                       ", \"paused_ms\": %" PRIu64 ", \"partitions\": %d}",
                        b ? ", " : "", st[b].name, st[b].delivered, st[b].lag,
-                       st[b].pauses, st[b].paused_ms);
+                       st[b].pauses, st[b].paused_ms, st[b].partitions);
         printf("%s}\n", have ? "]" : "");
 }
 
@@ -494,7 +534,7 @@ int main(int argc, char **argv) {
         parse_opts(&o, argc, argv);
         j.o         = &o;
         j.min_share = 100.0;
-        parse_critical(&j, o.critical);
+        parse_critical(&j, &o);
         j.out = bcu_open_out(o.out, "");
         j.af  = bcu_open_out(o.out, ".assign");
         j.jf  = bcu_open_out(o.out, ".judge");

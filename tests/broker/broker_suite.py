@@ -1347,6 +1347,7 @@ SCENARIOS = {
     "scheduler": scenario_scheduler,
     "operations": scenario_operations,
     "kip848": scenario_kip848,
+    "kip848_sched": lambda e, r: __import__("broker_kip848_sched").run(sys.modules[__name__], e, r),
 }
 
 
