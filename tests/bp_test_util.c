@@ -151,3 +151,20 @@ void bp_test_produce_ids(rd_kafka_conf_t *conf, const char *topic, int from,
                 assert_int_equal(drs->v[i].err, 0);
         rd_kafka_destroy(rk);
 }
+
+void bp_test_incremental_cb(rd_kafka_t *rk,
+                            rd_kafka_resp_err_t err,
+                            rd_kafka_topic_partition_list_t *parts,
+                            void *opaque) {
+        rd_kafka_error_t *e = NULL;
+        (void)opaque;
+        if (err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS)
+                e = rd_kafka_incremental_assign(rk, parts);
+        else if (err == RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS)
+                e = rd_kafka_incremental_unassign(rk, parts);
+        else
+                rd_kafka_assign(rk, NULL);
+        if (e)
+                fail_msg("incremental (un)assign: %s",
+                         rd_kafka_error_string(e));
+}

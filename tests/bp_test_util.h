@@ -86,4 +86,12 @@ void bp_test_producer_close(rd_kafka_t *rk,
                             rd_kafka_topic_t *rkt,
                             bp_test_drs_t *drs);
 
+/** A rebalance callback as confluent-kafka-python's (after on_assign and
+ *  on_revoke): assigns and unassigns incrementally the list it is given;
+ *  fails the test when librdkafka refuses. */
+void bp_test_incremental_cb(rd_kafka_t *rk,
+                            rd_kafka_resp_err_t err,
+                            rd_kafka_topic_partition_list_t *parts,
+                            void *opaque);
+
 #endif /* BP_TEST_UTIL_H */

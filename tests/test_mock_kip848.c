@@ -60,24 +60,6 @@ static int teardown(void **state) {
         return bp_test_cluster_teardown(state);
 }
 
-/* The application's callback: assigns and unassigns incrementally the
- * list it is given, as confluent-kafka-python does after on_assign. */
-static void incremental_cb(rd_kafka_t *rk, rd_kafka_resp_err_t err,
-                           rd_kafka_topic_partition_list_t *parts,
-                           void *opaque) {
-        rd_kafka_error_t *e = NULL;
-        (void)opaque;
-        if (err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS)
-                e = rd_kafka_incremental_assign(rk, parts);
-        else if (err == RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS)
-                e = rd_kafka_incremental_unassign(rk, parts);
-        else
-                rd_kafka_assign(rk, NULL);
-        if (e)
-                fail_msg("incremental (un)assign: %s",
-                         rd_kafka_error_string(e));
-}
-
 /* A member of \p bucket; with \p app_cb, its application's own callback,
  * and group.protocol set before the bucket (librdkafka stores it at once);
  * without, set after the bucket (the order of the wheel's dict and of
@@ -100,7 +82,7 @@ static rd_kafka_t *consumer(const char *bucket, int app_cb) {
         rd_kafka_t *rk;
 
         if (app_cb)
-                rd_kafka_conf_set_rebalance_cb(conf, incremental_cb);
+                rd_kafka_conf_set_rebalance_cb(conf, bp_test_incremental_cb);
         rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr, sizeof(errstr));
         if (!rk)
                 fail_msg("rd_kafka_new: %s", errstr);

@@ -152,24 +152,6 @@ static int teardown(void **state) {
         return bp_test_cluster_teardown(state);
 }
 
-/* The application's callback of the second member: assigns and unassigns
- * incrementally the list it is given. */
-static void incremental_cb(rd_kafka_t *rk, rd_kafka_resp_err_t err,
-                           rd_kafka_topic_partition_list_t *parts,
-                           void *opaque) {
-        rd_kafka_error_t *e = NULL;
-        (void)opaque;
-        if (err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS)
-                e = rd_kafka_incremental_assign(rk, parts);
-        else if (err == RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS)
-                e = rd_kafka_incremental_unassign(rk, parts);
-        else
-                rd_kafka_assign(rk, NULL);
-        if (e)
-                fail_msg("incremental (un)assign: %s",
-                         rd_kafka_error_string(e));
-}
-
 /* A member of the list "critical, bulk" (strict), or with \p plain a
  * consumer of the whole topic without the plugin (the control). */
 static void member_start(member_t *m, const char *group, int app_cb,
@@ -205,7 +187,7 @@ static void member_start(member_t *m, const char *group, int app_cb,
                     "auto.offset.reset", "earliest",
                     "auto.commit.interval.ms", "200", "fetch.wait.max.ms",
                     "20", NULL);
-                rd_kafka_conf_set_rebalance_cb(conf, incremental_cb);
+                rd_kafka_conf_set_rebalance_cb(conf, bp_test_incremental_cb);
         } else {
                 conf = bp_test_conf(
                     cluster.bootstraps, BUCKET_CONF, "bucket.priority.bucket",
