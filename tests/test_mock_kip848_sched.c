@@ -25,8 +25,11 @@
  *     revoked ones gone;
  *   - at the end every record of both buckets read, lag 0 per bucket in
  *     the statistics, bulk paused and critical never, 0 foreign.
- * Skipped (cmocka skip) on librdkafka older than 2.12, where the plugin
- * refuses group.protocol=consumer naming the version (test_mock_consumer).
+ * BP_TEST_NO_TIMING=1 (valgrind): the bounds that depend on how fast the
+ * scheduler reacts, and the volumes of each phase, are printed, not
+ * asserted. Skipped (cmocka skip) on librdkafka older than 2.12, where the
+ * plugin refuses group.protocol=consumer naming the version
+ * (test_mock_consumer).
  */
 #include <dlfcn.h>
 #include <setjmp.h>
@@ -302,6 +305,10 @@ static void run_phase(member_t *m, int cnt, long ms, long critical_min,
         long c0 = 0, b0 = 0, c = 0, b = 0;
         int k;
 
+        if (!timing_asserted()) { /* valgrind: slow, strict starves bulk */
+                critical_min = critical_min > 0;
+                bulk_min     = bulk_min > 0;
+        }
         for (k = 0; k < cnt; k++) {
                 c0 += m[k].delivered[CRITICAL];
                 b0 += m[k].delivered[BULK];
@@ -424,7 +431,8 @@ static void test_control(void **state) {
         run_phase(&m, 1, 2000, 100, 5000);
         print_message("control: %ld episodes, worst %ld bulk records\n",
                       m.episodes, m.worst);
-        assert_true(m.worst > 5 * STRICT_BOUND);
+        if (timing_asserted())
+                assert_true(m.worst > 5 * STRICT_BOUND);
         member_close(&m);
 }
 
