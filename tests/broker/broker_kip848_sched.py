@@ -87,11 +87,7 @@ def sched_member(s, env, name, topic, group, layout):
 
 
 def run(s, env, report):
-    v = broker_kip848.client_version(env)
-    if not v or broker_kip848.version_tuple(v) < broker_kip848.MIN_VERSION:
-        raise s.Skip("bp-broker-client runs librdkafka %s: "
-                     "group.protocol=consumer needs 2.12 or later"
-                     % (v or "(unknown)"))
+    v = broker_kip848.require_kip848(s, env)
     if not env.sched_client:
         raise s.Failure("the kip848_sched scenario needs --sched-client")
     report.add("C members on librdkafka %s" % v, c_librdkafka=v)
