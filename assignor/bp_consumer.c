@@ -272,7 +272,8 @@ static rd_kafka_resp_err_t safety_on_consume(rd_kafka_t *rk,
         }
         atomic_fetch_add_explicit(&c->counters[b].foreign, 1,
                                   memory_order_relaxed);
-        if (c->consumer->kip848) /* kept and paused: resumed by someone */
+        if (c->consumer->kip848 || c->consumer->converted)
+                /* kept and paused: resumed by someone */
                 bp_kip848_pause_one(rk, c->cfg.topic, m->partition);
         bp_client_log_once(
             c, BP_ONCE_FOREIGN, 3,

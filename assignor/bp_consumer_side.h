@@ -48,6 +48,11 @@ typedef struct bp_consumer_side {
          *  (KIP-848, bp_kip848.h): it keeps what the broker assigns and
          *  pauses the partitions outside its buckets. */
         int kip848;
+        /** A classic bucket consumer whose group the broker runs as a
+         *  consumer group (a migration under way, bp_migrate.h): it keeps
+         *  and pauses like kip848 until the group is classic again. Set
+         *  at each assignment, its poll thread only. */
+        int converted;
         _Atomic int64_t safety_layout_tried_ms; /**< Last metadata try. */
         /** The application's own rebalance callback, which
          *  bp_rebalance_chain() calls with the mapped list (NULL: none). */

@@ -210,6 +210,22 @@ void bp_kip848_rebalance(bp_client_t *c,
         }
 }
 
+void bp_kip848_assign_eager(bp_client_t *c,
+                            rd_kafka_t *rk,
+                            const rd_kafka_topic_partition_list_t *partitions) {
+        const bp_layout_t *l = layout_for(c, rk, partitions);
+        rd_kafka_topic_partition_list_t *given =
+            given_under(c, rk, partitions, l);
+        rd_kafka_resp_err_t err = rd_kafka_assign(rk, given);
+
+        if (err)
+                bp_client_log(c, 3, "rd_kafka_assign() failed: %s",
+                              rd_kafka_err2str(err));
+        pause_others(c, rk, given, l);
+        rd_kafka_topic_partition_list_destroy(given);
+        note_held(c, rk, l);
+}
+
 void bp_kip848_chain(bp_client_t *c,
                      rd_kafka_t *rk,
                      rd_kafka_resp_err_t err,

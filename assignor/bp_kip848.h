@@ -37,6 +37,15 @@ void bp_kip848_rebalance(bp_client_t *c,
                          rd_kafka_topic_partition_list_t *partitions);
 
 /**
+ * Keep-and-pause on the classic protocol's eager assignment (a classic
+ * member of a group the broker converted, bp_migrate.h): assigns the
+ * group's whole list, then pauses what is not the consumer's bucket.
+ */
+void bp_kip848_assign_eager(bp_client_t *c,
+                            rd_kafka_t *rk,
+                            const rd_kafka_topic_partition_list_t *partitions);
+
+/**
  * In front of the application's rebalance callback: hands it the broker's
  * list (start offsets set on the bucket's partitions), which it assigns
  * or unassigns itself, then pauses what is not the consumer's bucket.

@@ -13,6 +13,7 @@
 #include "../shared/bp_mapping.h"
 #include "bp_consumer_side.h"
 #include "bp_kip848.h"
+#include "bp_migrate.h"
 #include "bp_offsets.h"
 #include "bp_rebalance.h"
 #include "bp_topic_count.h"
@@ -77,6 +78,11 @@ bp_assignment_map(rd_kafka_t *rk,
                 return partitions == c->consumer->mapped_in_flight
                            ? copy_list(partitions)
                            : bp_kip848_given(c, rk, partitions);
+        /* A classic member of a group converted to the consumer protocol:
+         * nothing is mapped either (bp_migrate.h). */
+        if (c && partitions != c->consumer->mapped_in_flight &&
+            bp_migrate_at_assign(c, rk, partitions))
+                return bp_kip848_given(c, rk, partitions);
         if (c && c->cfg.consumer_bucket_cnt > 0 && c->mode == BP_MODE_BROKEN &&
             c->cfg.topic_set) {
                 /* Incomplete configuration: never read another bucket's
@@ -152,6 +158,11 @@ void bp_rebalance_cb(rd_kafka_t *rk,
                 bp_kip848_rebalance(c, rk, err, partitions);
                 return;
         }
+        if (c && err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS &&
+            bp_migrate_at_assign(c, rk, partitions)) {
+                bp_kip848_assign_eager(c, rk, partitions);
+                return;
+        }
         switch (err) {
         case RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS:
                 mapped = bp_assignment_map(rk, partitions, errstr,
@@ -204,7 +215,9 @@ void bp_rebalance_chain(rd_kafka_t *rk,
                 bp_rebalance_cb(rk, err, partitions, opaque);
                 return;
         }
-        if (c->consumer->kip848) {
+        if (c->consumer->kip848 ||
+            (err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS &&
+             bp_migrate_at_assign(c, rk, partitions))) {
                 bp_kip848_chain(c, rk, err, partitions, opaque);
                 return;
         }

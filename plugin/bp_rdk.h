@@ -24,6 +24,13 @@
 /* Functions that every supported librdkafka (2.0.2 or newer) has: binding
  * fails without any of them. */
 #define BP_RDK_REQUIRED(X)                                                     \
+        X(rd_kafka_AdminOptions_destroy)                                      \
+        X(rd_kafka_AdminOptions_new)                                          \
+        X(rd_kafka_AdminOptions_set_request_timeout)                          \
+        X(rd_kafka_ConsumerGroupDescription_error)                            \
+        X(rd_kafka_ConsumerGroupDescription_state)                            \
+        X(rd_kafka_DescribeConsumerGroups)                                    \
+        X(rd_kafka_DescribeConsumerGroups_result_groups)                      \
         X(rd_kafka_assign)                                                    \
         X(rd_kafka_assignment)                                                \
         X(rd_kafka_assignment_lost)                                           \
@@ -49,8 +56,12 @@
         X(rd_kafka_consumer_poll)                                             \
         X(rd_kafka_destroy)                                                   \
         X(rd_kafka_err2str)                                                   \
+        X(rd_kafka_error_code)                                                \
         X(rd_kafka_error_destroy)                                             \
         X(rd_kafka_error_string)                                              \
+        X(rd_kafka_event_DescribeConsumerGroups_result)                       \
+        X(rd_kafka_event_destroy)                                             \
+        X(rd_kafka_event_error)                                               \
         X(rd_kafka_get_watermark_offsets)                                     \
         X(rd_kafka_incremental_assign)                                        \
         X(rd_kafka_incremental_unassign)                                      \
@@ -79,6 +90,8 @@
         X(rd_kafka_queue_destroy)                                             \
         X(rd_kafka_queue_get_consumer)                                        \
         X(rd_kafka_queue_length)                                              \
+        X(rd_kafka_queue_new)                                                 \
+        X(rd_kafka_queue_poll)                                                \
         X(rd_kafka_resume_partitions)                                         \
         X(rd_kafka_topic_conf_destroy)                                        \
         X(rd_kafka_topic_conf_dup)                                            \
@@ -97,8 +110,17 @@
         X(rd_kafka_version_str)                                               \
 
 /* Functions newer than 2.0.2: NULL in the table when the host lacks them
- * (callers check). None is needed yet. */
-#define BP_RDK_OPTIONAL(X)
+ * (callers check). */
+#define BP_RDK_OPTIONAL(X)                                                     \
+        X(rd_kafka_ConsumerGroupDescription_type)
+
+#if RD_KAFKA_VERSION < 0x020a0000
+/* Declared by rdkafka.h from librdkafka 2.10 on (the group's type: 1
+ * consumer, 2 classic, 0 unknown); built against older headers, the plugin
+ * still finds it in a newer host copy at run time. */
+int rd_kafka_ConsumerGroupDescription_type(
+    const rd_kafka_ConsumerGroupDescription_t *grpdesc);
+#endif
 
 /** A partitioner callback's type (rdkafka.h spells it out in each
  *  declaration instead of naming it). */
@@ -144,6 +166,14 @@ int bp_rdk_bind_default(char *errstr, size_t errstr_size);
 int bp_rdk_bound(void);
 
 #ifndef BP_RDK_NO_MACROS
+#define rd_kafka_AdminOptions_destroy (bp_rdk.rd_kafka_AdminOptions_destroy)
+#define rd_kafka_AdminOptions_new (bp_rdk.rd_kafka_AdminOptions_new)
+#define rd_kafka_AdminOptions_set_request_timeout (bp_rdk.rd_kafka_AdminOptions_set_request_timeout)
+#define rd_kafka_ConsumerGroupDescription_error (bp_rdk.rd_kafka_ConsumerGroupDescription_error)
+#define rd_kafka_ConsumerGroupDescription_state (bp_rdk.rd_kafka_ConsumerGroupDescription_state)
+#define rd_kafka_ConsumerGroupDescription_type (bp_rdk.rd_kafka_ConsumerGroupDescription_type)
+#define rd_kafka_DescribeConsumerGroups (bp_rdk.rd_kafka_DescribeConsumerGroups)
+#define rd_kafka_DescribeConsumerGroups_result_groups (bp_rdk.rd_kafka_DescribeConsumerGroups_result_groups)
 #define rd_kafka_assign (bp_rdk.rd_kafka_assign)
 #define rd_kafka_assignment (bp_rdk.rd_kafka_assignment)
 #define rd_kafka_assignment_lost (bp_rdk.rd_kafka_assignment_lost)
@@ -169,8 +199,12 @@ int bp_rdk_bound(void);
 #define rd_kafka_consumer_poll (bp_rdk.rd_kafka_consumer_poll)
 #define rd_kafka_destroy (bp_rdk.rd_kafka_destroy)
 #define rd_kafka_err2str (bp_rdk.rd_kafka_err2str)
+#define rd_kafka_error_code (bp_rdk.rd_kafka_error_code)
 #define rd_kafka_error_destroy (bp_rdk.rd_kafka_error_destroy)
 #define rd_kafka_error_string (bp_rdk.rd_kafka_error_string)
+#define rd_kafka_event_DescribeConsumerGroups_result (bp_rdk.rd_kafka_event_DescribeConsumerGroups_result)
+#define rd_kafka_event_destroy (bp_rdk.rd_kafka_event_destroy)
+#define rd_kafka_event_error (bp_rdk.rd_kafka_event_error)
 #define rd_kafka_get_watermark_offsets (bp_rdk.rd_kafka_get_watermark_offsets)
 #define rd_kafka_incremental_assign (bp_rdk.rd_kafka_incremental_assign)
 #define rd_kafka_incremental_unassign (bp_rdk.rd_kafka_incremental_unassign)
@@ -199,6 +233,8 @@ int bp_rdk_bound(void);
 #define rd_kafka_queue_destroy (bp_rdk.rd_kafka_queue_destroy)
 #define rd_kafka_queue_get_consumer (bp_rdk.rd_kafka_queue_get_consumer)
 #define rd_kafka_queue_length (bp_rdk.rd_kafka_queue_length)
+#define rd_kafka_queue_new (bp_rdk.rd_kafka_queue_new)
+#define rd_kafka_queue_poll (bp_rdk.rd_kafka_queue_poll)
 #define rd_kafka_resume_partitions (bp_rdk.rd_kafka_resume_partitions)
 #define rd_kafka_topic_conf_destroy (bp_rdk.rd_kafka_topic_conf_destroy)
 #define rd_kafka_topic_conf_dup (bp_rdk.rd_kafka_topic_conf_dup)

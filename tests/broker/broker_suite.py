@@ -45,6 +45,10 @@ process's output (*.dr, *.read, *.read.assign, *.log) for diagnosis.
                      members): held, not read, healthy; a bucket without
                      members; on librdkafka 2.0.2 not checked, not a fault
                      (broker_audit_kip848.py; skipped before 2.12)
+  kip848_migrate     bucket groups moved from the classic protocol to
+                     KIP-848 and back, members restarted one by one under
+                     load: each state's figures (broker_kip848_migrate.py;
+                     skipped before librdkafka 2.12)
   operations         docs/operations.md's lag per bucket and renaming a
                      bucket's group with its offsets, with the commands the
                      doc shows (broker_ops.py)
@@ -1319,6 +1323,14 @@ def scenario_kip848(env, report):
     broker_kip848.run(sys.modules[__name__], env, report)
 
 
+def scenario_kip848_migrate(env, report):
+    """A bucket group moved classic -> consumer protocol -> classic,
+    members restarted one by one under load: see
+    broker_kip848_migrate.py."""
+    import broker_kip848_migrate
+    broker_kip848_migrate.run(sys.modules[__name__], env, report)
+
+
 def scenario_audit(env, report):
     """bp-audit on a healthy deployment and with planted faults: see
     broker_audit.py."""
@@ -1348,6 +1360,7 @@ SCENARIOS = {
     "operations": scenario_operations,
     "kip848": scenario_kip848,
     "kip848_sched": lambda e, r: __import__("broker_kip848_sched").run(sys.modules[__name__], e, r),
+    "kip848_migrate": scenario_kip848_migrate,
 }
 
 

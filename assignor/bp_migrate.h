@@ -1,0 +1,58 @@
+/*
+ * bp_migrate.h - a classic bucket consumer whose group the broker has
+ * turned into a consumer group: Kafka's online migration between the
+ * classic and the consumer protocol (KIP-848), members restarted one by
+ * one.
+ *
+ * Once one member of a classic group joins with group.protocol=consumer,
+ * the broker converts the group; the classic members keep JoinGroup and
+ * SyncGroup, but the broker's server-side assignor computes what they get
+ * (real partition numbers of the whole topic), not the classic leader's
+ * roundrobin. Mapped as indexes (bp_rebalance.c) those numbers leave the
+ * bucket's partitions unread or read twice. So at each assignment a
+ * classic bucket consumer asks the broker what its group is
+ * (DescribeConsumerGroups): in a consumer group it keeps what it was given
+ * and pauses the rest, as a member on the consumer protocol does
+ * (bp_kip848.h); in a classic group it maps as before. The group returns
+ * to classic when its last consumer-protocol member leaves; the next
+ * assignment sees that.
+ *
+ * How the group is recognised: librdkafka 2.10 and later report the
+ * group's type; older ones describe it with the classic DescribeGroups
+ * request, which Kafka (4.4 measured) answers for a consumer group with
+ * the state Dead and no members, a state a group this consumer is a
+ * member of never has as a classic group.
+ */
+#ifndef BP_MIGRATE_H
+#define BP_MIGRATE_H
+
+#include "../plugin/bp_rdk.h"
+
+#include "../plugin/bp_client.h"
+
+/** What the broker runs a group as. */
+typedef enum {
+        BP_GROUP_UNKNOWN,  /**< No answer (timeout, error). */
+        BP_GROUP_CLASSIC,  /**< A classic group. */
+        BP_GROUP_CONSUMER  /**< A consumer group (KIP-848), classic
+                            *   members included. */
+} bp_group_kind_t;
+
+/**
+ * Asks the broker what the consumer's group (its effective group.id) is,
+ * waiting at most \p timeout_ms.
+ */
+bp_group_kind_t bp_migrate_group_kind(bp_client_t *c, rd_kafka_t *rk,
+                                      int timeout_ms);
+
+/**
+ * At an assignment to a classic bucket consumer: whether \p partitions
+ * (as the group gave them) are to be kept and paused rather than mapped,
+ * because the group is a consumer group now. Updates
+ * c->consumer->converted and logs each change; keeps the last answer when
+ * the broker gives none. 0 for a list without the bucket topic.
+ */
+int bp_migrate_at_assign(bp_client_t *c, rd_kafka_t *rk,
+                         const rd_kafka_topic_partition_list_t *partitions);
+
+#endif /* BP_MIGRATE_H */
