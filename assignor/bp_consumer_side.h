@@ -53,6 +53,10 @@ typedef struct bp_consumer_side {
          *  and pauses like kip848 until the group is classic again. Set
          *  at each assignment, its poll thread only. */
         int converted;
+        /** The broker cannot describe groups to this client (an
+         *  unsupported request, no answer): it no longer asks, and maps
+         *  as on the classic protocol. */
+        int group_kind_unknowable;
         _Atomic int64_t safety_layout_tried_ms; /**< Last metadata try. */
         /** The application's own rebalance callback, which
          *  bp_rebalance_chain() calls with the mapped list (NULL: none). */

@@ -8,33 +8,30 @@
 #include "../include/bucket_priority.h"
 #include "bp_consumer_side.h"
 #include "bp_migrate.h"
-#include "bp_offsets.h"
 
 /* The group's type as librdkafka 2.10+ reports it (rdkafka.h's
  * rd_kafka_consumer_group_type_t). */
 enum { TYPE_CONSUMER = 1, TYPE_CLASSIC = 2 };
 
+/* The kind of group \p g is; *unsupported set when the broker cannot
+ * describe it to this client. */
 static bp_group_kind_t
-kind_of(const rd_kafka_ConsumerGroupDescription_t *g) {
+kind_of(const rd_kafka_ConsumerGroupDescription_t *g, int *unsupported) {
         const rd_kafka_error_t *e = rd_kafka_ConsumerGroupDescription_error(g);
 
-        if (e && rd_kafka_error_code(e))
+        if (e && rd_kafka_error_code(e)) {
+                *unsupported = rd_kafka_error_code(e) ==
+                               RD_KAFKA_RESP_ERR__UNSUPPORTED_FEATURE;
                 return BP_GROUP_UNKNOWN;
-        if (rd_kafka_ConsumerGroupDescription_type) {
-                switch ((int)rd_kafka_ConsumerGroupDescription_type(g)) {
-                case TYPE_CONSUMER:
-                        return BP_GROUP_CONSUMER;
-                case TYPE_CLASSIC:
-                        return BP_GROUP_CLASSIC;
-                default:
-                        return BP_GROUP_UNKNOWN;
-                }
         }
-        /* Described by DescribeGroups: a consumer group is "Dead" there. */
-        return rd_kafka_ConsumerGroupDescription_state(g) ==
-                       RD_KAFKA_CONSUMER_GROUP_STATE_DEAD
-                   ? BP_GROUP_CONSUMER
-                   : BP_GROUP_CLASSIC;
+        switch ((int)rd_kafka_ConsumerGroupDescription_type(g)) {
+        case TYPE_CONSUMER:
+                return BP_GROUP_CONSUMER;
+        case TYPE_CLASSIC:
+                return BP_GROUP_CLASSIC;
+        default:
+                return BP_GROUP_UNKNOWN;
+        }
 }
 
 bp_group_kind_t bp_migrate_group_kind(bp_client_t *c, rd_kafka_t *rk,
@@ -48,6 +45,7 @@ bp_group_kind_t bp_migrate_group_kind(bp_client_t *c, rd_kafka_t *rk,
         rd_kafka_queue_t *q;
         rd_kafka_event_t *ev;
         bp_group_kind_t kind = BP_GROUP_UNKNOWN;
+        int unsupported = 0;
 
         if (rd_kafka_conf_get(rd_kafka_conf(rk), "group.id", group, &size) !=
                 RD_KAFKA_CONF_OK ||
@@ -72,22 +70,44 @@ bp_group_kind_t bp_migrate_group_kind(bp_client_t *c, rd_kafka_t *rk,
             (res = rd_kafka_event_DescribeConsumerGroups_result(ev))) {
                 descs = rd_kafka_DescribeConsumerGroups_result_groups(res, &n);
                 for (i = 0; i < n; i++)
-                        kind = kind_of(descs[i]);
+                        kind = kind_of(descs[i], &unsupported);
         }
-        if (!ev || kind == BP_GROUP_UNKNOWN)
+        if (!ev || unsupported) {
+                c->consumer->group_kind_unknowable = 1;
+                bp_client_log(c, 4,
+                              "the cluster does not describe group \"%s\" "
+                              "to this client (%s): a migration of the "
+                              "group to group.protocol=consumer would not "
+                              "be recognised, and this classic member "
+                              "maps its assignments as indexes "
+                              "(docs/consumer.md)",
+                              group, ev ? "unsupported" : "no answer");
+        } else if (kind == BP_GROUP_UNKNOWN) {
                 bp_client_log(c, 4,
                               "cannot tell whether group \"%s\" is a "
-                              "classic or a consumer group (%s)",
+                              "classic or a consumer group (%s); the last "
+                              "answer stands",
                               group,
-                              !ev ? "no answer"
-                              : rd_kafka_event_error(ev)
+                              rd_kafka_event_error(ev)
                                   ? rd_kafka_err2str(rd_kafka_event_error(ev))
-                                  : "the broker's answer names no type");
+                                  : "no type in the answer");
+        }
         if (ev)
                 rd_kafka_event_destroy(ev);
         rd_kafka_AdminOptions_destroy(opts);
         rd_kafka_queue_destroy(q);
         return kind;
+}
+
+/* Whether the consumer is a member of its group now (a list handed to
+ * bp_assignment_map() by a consumer that never joined is not). */
+static int is_member(rd_kafka_t *rk) {
+        char *id = rd_kafka_memberid(rk);
+        int yes  = id && id[0];
+
+        if (id)
+                rd_kafka_mem_free(rk, id);
+        return yes;
 }
 
 static int has_bucket_topic(const bp_client_t *c,
@@ -104,10 +124,14 @@ int bp_migrate_at_assign(bp_client_t *c, rd_kafka_t *rk,
         bp_group_kind_t kind;
         int was = c->consumer->converted;
 
-        if (c->consumer->kip848 || c->cfg.consumer_bucket_cnt == 0 ||
-            c->mode != BP_MODE_ACTIVE || !has_bucket_topic(c, partitions))
+        /* Before librdkafka 2.10 (no group type) not asked: see
+         * bp_migrate.h. */
+        if (!rd_kafka_ConsumerGroupDescription_type ||
+            c->consumer->kip848 || c->consumer->group_kind_unknowable ||
+            c->cfg.consumer_bucket_cnt == 0 || c->mode != BP_MODE_ACTIVE ||
+            !has_bucket_topic(c, partitions) || !is_member(rk))
                 return 0;
-        kind = bp_migrate_group_kind(c, rk, BP_REBALANCE_TIMEOUT_MS / 2);
+        kind = bp_migrate_group_kind(c, rk, BP_MIGRATE_TIMEOUT_MS);
         if (kind == BP_GROUP_UNKNOWN)
                 return was; /* logged; the last answer stands */
         c->consumer->converted = kind == BP_GROUP_CONSUMER;

@@ -18,10 +18,14 @@
  * assignment sees that.
  *
  * How the group is recognised: librdkafka 2.10 and later report the
- * group's type; older ones describe it with the classic DescribeGroups
- * request, which Kafka (4.4 measured) answers for a consumer group with
- * the state Dead and no members, a state a group this consumer is a
- * member of never has as a classic group.
+ * group's type. Older ones are not asked, and map as before: their
+ * classic DescribeGroups request does tell a consumer group (Kafka 4.4
+ * answers it with the state Dead and no members), but librdkafka 2.0.2
+ * deadlocked when the request was made from the rebalance callback
+ * (test_mock_consumer hung in rd_kafka_assign()). A consumer that is no
+ * member yet is not asked; a cluster that cannot describe groups to the
+ * client (an unsupported request, no answer in BP_MIGRATE_TIMEOUT_MS) is
+ * asked once: the consumer then maps as on the classic protocol.
  */
 #ifndef BP_MIGRATE_H
 #define BP_MIGRATE_H
@@ -29,6 +33,9 @@
 #include "../plugin/bp_rdk.h"
 
 #include "../plugin/bp_client.h"
+
+/** How long an assignment waits for the broker's description (ms). */
+#define BP_MIGRATE_TIMEOUT_MS 3000
 
 /** What the broker runs a group as. */
 typedef enum {

@@ -28,7 +28,6 @@
         X(rd_kafka_AdminOptions_new)                                          \
         X(rd_kafka_AdminOptions_set_request_timeout)                          \
         X(rd_kafka_ConsumerGroupDescription_error)                            \
-        X(rd_kafka_ConsumerGroupDescription_state)                            \
         X(rd_kafka_DescribeConsumerGroups)                                    \
         X(rd_kafka_DescribeConsumerGroups_result_groups)                      \
         X(rd_kafka_assign)                                                    \
@@ -71,6 +70,8 @@
         X(rd_kafka_interceptor_add_on_send)                                   \
         X(rd_kafka_interceptor_add_on_thread_start)                           \
         X(rd_kafka_log_print)                                                 \
+        X(rd_kafka_mem_free)                                                  \
+        X(rd_kafka_memberid)                                                  \
         X(rd_kafka_metadata)                                                  \
         X(rd_kafka_metadata_destroy)                                          \
         X(rd_kafka_msg_partitioner_consistent)                                \
@@ -170,7 +171,6 @@ int bp_rdk_bound(void);
 #define rd_kafka_AdminOptions_new (bp_rdk.rd_kafka_AdminOptions_new)
 #define rd_kafka_AdminOptions_set_request_timeout (bp_rdk.rd_kafka_AdminOptions_set_request_timeout)
 #define rd_kafka_ConsumerGroupDescription_error (bp_rdk.rd_kafka_ConsumerGroupDescription_error)
-#define rd_kafka_ConsumerGroupDescription_state (bp_rdk.rd_kafka_ConsumerGroupDescription_state)
 #define rd_kafka_ConsumerGroupDescription_type (bp_rdk.rd_kafka_ConsumerGroupDescription_type)
 #define rd_kafka_DescribeConsumerGroups (bp_rdk.rd_kafka_DescribeConsumerGroups)
 #define rd_kafka_DescribeConsumerGroups_result_groups (bp_rdk.rd_kafka_DescribeConsumerGroups_result_groups)
@@ -214,6 +214,8 @@ int bp_rdk_bound(void);
 #define rd_kafka_interceptor_add_on_send (bp_rdk.rd_kafka_interceptor_add_on_send)
 #define rd_kafka_interceptor_add_on_thread_start (bp_rdk.rd_kafka_interceptor_add_on_thread_start)
 #define rd_kafka_log_print (bp_rdk.rd_kafka_log_print)
+#define rd_kafka_mem_free (bp_rdk.rd_kafka_mem_free)
+#define rd_kafka_memberid (bp_rdk.rd_kafka_memberid)
 #define rd_kafka_metadata (bp_rdk.rd_kafka_metadata)
 #define rd_kafka_metadata_destroy (bp_rdk.rd_kafka_metadata_destroy)
 #define rd_kafka_msg_partitioner_consistent (bp_rdk.rd_kafka_msg_partitioner_consistent)

@@ -5,8 +5,9 @@ default): members restarted one by one, under a producer writing 1000
 records/s. The kip848_migrate scenario of broker_suite.py.
 
 Each bucket's group has two members, A (C, bp-broker-client) and B (Python,
-the PyPI wheel), both configured by properties only. Every member is
-restarted in turn, all buckets at once:
+the PyPI wheel), both configured by properties only (-X
+group.protocol=consumer, a config dict entry). Every member is restarted in
+turn, all buckets at once:
 
   classic A + classic B                       (classic group)
   A restarted with group.protocol=consumer     (the broker converts the
@@ -126,10 +127,10 @@ def state(s, report, ledger, readers, members, layout, what, t0, figures):
     took = time.time() - t0
     figures.append((what, round(took, 1), worst, secs))
     report.add("%s: settled in %.1f s; meanwhile at worst %d bucket "
-               "partitions unread (%.1f s), %d read by two members (%.1f s), "
-               "%d held by two; settled: %s" % (
+               "partitions unread (%.1f s), %d read by two members within %d s "
+               "(a hand-over; %.1f s), %d held by two; settled: %s" % (
                    what, took, worst["unread"], secs["unread"],
-                   worst["read_twice"], secs["read_twice"],
+                   worst["read_twice"], WINDOW_MS // 1000, secs["read_twice"],
                    worst["held_twice"], "; ".join(
                        "%s %s" % (b, ", ".join(
                            "%s %s+%d paused" % (n, h, obs[b]["paused"][n])
@@ -168,7 +169,13 @@ def run(s, env, report):
         return c
 
     roles = {"A": s.Consumer, "B": s.WheelConsumer}
+    kinds = {"A": "C", "B": "Python"}
+    protocol = {"A": "classic", "B": "classic"}
     live = {}
+
+    def shown(role):
+        return "%s %s (%s)" % (protocol[role], role, kinds[role])
+
     t0 = time.time()
     for b in s.BUCKETS:
         for role in "AB":
@@ -176,13 +183,13 @@ def run(s, env, report):
     pr = s.Producer(env, "producer", topic, LAYOUT, rate=1000)
     ledger.producers.append(pr)
     state(s, report, ledger, readers, members, layout,
-          "classic A (C) + classic B (Python)", t0, figures)
+          "%s + %s" % (shown("A"), shown("B")), t0, figures)
 
-    steps = [("A", "consumer", "classic B (Python)", "consumer A (C)"),
-             ("B", "consumer", "consumer A (C)", "consumer B (Python)"),
-             ("A", "classic", "consumer B (Python)", "classic A (C)"),
-             ("B", "classic", "classic A (C)", "classic B (Python)")]
-    for role, protocol, other, new in steps:
+    # Upgrade then downgrade, one member at a time.
+    steps = [("A", "consumer"), ("B", "consumer"), ("A", "classic"),
+             ("B", "classic")]
+    for role, new_protocol in steps:
+        other = "B" if role == "A" else "A"
         t0 = time.time()
         for b in s.BUCKETS:
             rc = live[(b, role)].stop()
@@ -190,12 +197,14 @@ def run(s, env, report):
                 report.error("%s exited %d on SIGTERM"
                              % (live[(b, role)].name, rc))
         state(s, report, ledger, readers, members, layout,
-              "%s left: %s alone" % (role, other), t0, figures)
+              "%s left: %s alone" % (shown(role), shown(other)), t0,
+              figures)
+        protocol[role] = new_protocol
         t0 = time.time()
         for b in s.BUCKETS:
-            live[(b, role)] = start(roles[role], b, role, protocol)
+            live[(b, role)] = start(roles[role], b, role, new_protocol)
         state(s, report, ledger, readers, members, layout,
-              "%s + %s" % (other, new), t0, figures)
+              "%s + %s joined" % (shown(other), shown(role)), t0, figures)
 
     report.add("per state: (state, settle s, worst counts, seconds with "
                "unread / read-twice partitions)",
