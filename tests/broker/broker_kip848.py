@@ -45,6 +45,25 @@ def version_tuple(v):
     return tuple(int(x) for x in v.split("-")[0].split(".")[:3])
 
 
+def require_kip848(s, env):
+    """The librdkafka bp-broker-client runs; skips the scenario (77) when
+    it is older than 2.12, where the plugin refuses the protocol."""
+    v = client_version(env)
+    if not v or version_tuple(v) < MIN_VERSION:
+        raise s.Skip("bp-broker-client runs librdkafka %s: "
+                     "group.protocol=consumer needs 2.12 or later"
+                     % (v or "(unknown)"))
+    return v
+
+
+def require_kip848_clients(s, env, report):
+    """require_kip848(), then reports the version and makes the wheel's
+    venv (the Python members)."""
+    v = require_kip848(s, env)
+    report.add("C consumers on librdkafka %s" % v, c_librdkafka=v)
+    s.prepare_wheel_env(env, report)
+
+
 def range_counts(bucket_parts, members, parts):
     """How many of the bucket's partitions each of n members holds under
     Kafka's range assignor (one topic of `parts` partitions: contiguous
@@ -115,21 +134,8 @@ def state(s, env, report, ledger, members, layout, what, t0, timeout=120,
     return took
 
 
-def require_kip848(s, env):
-    """The librdkafka bp-broker-client runs; skips the scenario (77) when
-    it is older than 2.12, where the plugin refuses the protocol."""
-    v = client_version(env)
-    if not v or version_tuple(v) < MIN_VERSION:
-        raise s.Skip("bp-broker-client runs librdkafka %s: "
-                     "group.protocol=consumer needs 2.12 or later"
-                     % (v or "(unknown)"))
-    return v
-
-
 def run(s, env, report):
-    v = require_kip848(s, env)
-    report.add("C consumers on librdkafka %s" % v, c_librdkafka=v)
-    s.prepare_wheel_env(env, report)
+    require_kip848_clients(s, env, report)
     topic, group = s.unique("kip848"), s.unique("app")
     env.admin("create", topic=topic, partitions=PARTS)
     layout = env.layout(LAYOUT, PARTS)

@@ -139,13 +139,7 @@ def state(s, report, ledger, readers, members, layout, what, t0, figures):
 
 
 def run(s, env, report):
-    v = k.client_version(env)
-    if not v or k.version_tuple(v) < k.MIN_VERSION:
-        raise s.Skip("bp-broker-client runs librdkafka %s: "
-                     "group.protocol=consumer needs 2.12 or later"
-                     % (v or "(unknown)"))
-    report.add("C members on librdkafka %s" % v, c_librdkafka=v)
-    s.prepare_wheel_env(env, report)
+    k.require_kip848_clients(s, env, report)
     topic, group = s.unique("kip848-migrate"), s.unique("app")
     env.admin("create", topic=topic, partitions=PARTS)
     layout = env.layout(LAYOUT, PARTS)
