@@ -35,6 +35,26 @@ int bp_test_cluster_teardown(void **state) {
         return 0;
 }
 
+int bp_test_kip848_host(void) {
+        return rd_kafka_version() >= 0x020c0000;
+}
+
+int bp_test_kip848_setup(bp_test_cluster_t *tc, const char *topic,
+                         int partitions, void **state) {
+        if (!bp_test_kip848_host())
+                return 0;
+        bp_test_cluster_start(tc, 1);
+        bp_test_cluster_topic(tc, topic, partitions);
+        *state = tc;
+        return 0;
+}
+
+int bp_test_kip848_teardown(void **state) {
+        if (!bp_test_kip848_host())
+                return 0;
+        return bp_test_cluster_teardown(state);
+}
+
 const char *bp_test_plugin_path(void) {
         const char *p = tk_plugin_path(NULL);
         if (!p)

@@ -31,6 +31,19 @@ void bp_test_cluster_stop(bp_test_cluster_t *tc);
  *  *\p state. */
 int bp_test_cluster_teardown(void **state);
 
+/** Whether the librdkafka running the test has consumers on the next
+ *  generation group protocol (KIP-848: librdkafka 2.12 or later). */
+int bp_test_kip848_host(void);
+
+/** cmocka group setup of a KIP-848 test: starts a one-broker mock cluster
+ *  in \p tc with \p topic of \p partitions partitions and leaves it in
+ *  *\p state; does nothing on an older librdkafka (the tests skip). */
+int bp_test_kip848_setup(bp_test_cluster_t *tc, const char *topic,
+                         int partitions, void **state);
+
+/** cmocka group teardown matching bp_test_kip848_setup(). */
+int bp_test_kip848_teardown(void **state);
+
 /** Path of the built plugin (environment BP_PLUGIN_PATH). */
 const char *bp_test_plugin_path(void);
 

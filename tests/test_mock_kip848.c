@@ -40,24 +40,8 @@ typedef struct member {
         long consumed, wrong_bucket;
 } member_t;
 
-static int kip848_host(void) {
-        return rd_kafka_version() >= 0x020c0000;
-}
-
 static int setup(void **state) {
-        (void)state;
-        if (!kip848_host())
-                return 0;
-        bp_test_cluster_start(&cluster, 1);
-        bp_test_cluster_topic(&cluster, TOPIC, PARTITIONS);
-        *state = &cluster;
-        return 0;
-}
-
-static int teardown(void **state) {
-        if (!kip848_host())
-                return 0;
-        return bp_test_cluster_teardown(state);
+        return bp_test_kip848_setup(&cluster, TOPIC, PARTITIONS, state);
 }
 
 /* A member of \p bucket; with \p app_cb, its application's own callback,
@@ -252,7 +236,7 @@ static void test_keep_and_pause(void **state) {
         int k;
         (void)state;
 
-        if (!kip848_host())
+        if (!bp_test_kip848_host())
                 skip();
         assert_int_equal(tk_ledger_init(&lg, 12000), 0);
         for (k = 0; k < lg.n; k++)
@@ -306,7 +290,7 @@ static void test_warnings(void **state) {
         int i;
         (void)state;
 
-        if (!kip848_host())
+        if (!bp_test_kip848_host())
                 skip();
         for (i = 0; i < 2; i++) {
                 warnings[0] = '\0';
@@ -341,5 +325,5 @@ int main(void) {
             cmocka_unit_test(test_keep_and_pause),
             cmocka_unit_test(test_warnings),
         };
-        return cmocka_run_group_tests(tests, setup, teardown);
+        return cmocka_run_group_tests(tests, setup, bp_test_kip848_teardown);
 }

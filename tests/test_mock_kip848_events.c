@@ -33,23 +33,8 @@
 static bp_test_cluster_t cluster;
 static int gold[PARTITIONS]; /* from the delivery reports */
 
-static int kip848_host(void) {
-        return rd_kafka_version() >= 0x020c0000;
-}
-
 static int setup(void **state) {
-        if (!kip848_host())
-                return 0;
-        bp_test_cluster_start(&cluster, 1);
-        bp_test_cluster_topic(&cluster, TOPIC, PARTITIONS);
-        *state = &cluster;
-        return 0;
-}
-
-static int teardown(void **state) {
-        if (!kip848_host())
-                return 0;
-        return bp_test_cluster_teardown(state);
+        return bp_test_kip848_setup(&cluster, TOPIC, PARTITIONS, state);
 }
 
 /* An assignment or a revocation event: mapped, then (un)assigned
@@ -90,7 +75,7 @@ static void test_events_mapped(void **state) {
         size_t i;
         (void)state;
 
-        if (!kip848_host())
+        if (!bp_test_kip848_host())
                 skip();
         assert_int_equal(tk_ledger_init(&lg, RECORDS), 0);
         for (i = 0; i < RECORDS; i++)
@@ -173,5 +158,5 @@ int main(void) {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_events_mapped),
         };
-        return cmocka_run_group_tests(tests, setup, teardown);
+        return cmocka_run_group_tests(tests, setup, bp_test_kip848_teardown);
 }

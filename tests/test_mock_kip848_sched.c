@@ -77,10 +77,6 @@ typedef struct member {
         int64_t next_refresh_ms;
 } member_t;
 
-static int kip848_host(void) {
-        return rd_kafka_version() >= 0x020c0000;
-}
-
 static int timing_asserted(void) {
         const char *v = getenv("BP_TEST_NO_TIMING");
         return !v || strcmp(v, "1");
@@ -120,7 +116,7 @@ static int setup(void **state) {
         void (*heartbeat)(rd_kafka_mock_cluster_t *, int);
         rd_kafka_t *rk;
 
-        if (!kip848_host())
+        if (!bp_test_kip848_host())
                 return 0;
         bp_test_cluster_start(&cluster, 1);
         *state = &cluster;
@@ -149,7 +145,7 @@ static int setup(void **state) {
 }
 
 static int teardown(void **state) {
-        if (!kip848_host())
+        if (!bp_test_kip848_host())
                 return 0;
         tk_ledger_free(&ledger);
         return bp_test_cluster_teardown(state);
@@ -423,7 +419,7 @@ static void test_control(void **state) {
         member_t m;
         (void)state;
 
-        if (!kip848_host())
+        if (!bp_test_kip848_host())
                 skip();
         stream_open();
         member_start(&m, "kip848-control", 0, 1);
@@ -445,7 +441,7 @@ static void test_strict_list(void **state) {
         int k;
         (void)state;
 
-        if (!kip848_host())
+        if (!bp_test_kip848_host())
                 skip();
         stream_open();
         tk_ledger_reset_reads(&ledger);
