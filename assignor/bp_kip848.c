@@ -28,7 +28,14 @@ static int serves(const bp_client_t *c, const bp_layout_t *l, int32_t p) {
 
 /* The layout to judge \p partitions by: fresh metadata, at least as wide
  * as the partitions the broker assigned (they exist), else the last one
- * known. NULL when the consumer is not active or none can be had. */
+ * known. NULL when the consumer is not active or none can be had.
+ * A list without a partition of the bucket topic (the empty assignment
+ * that follows a revocation on this protocol) has nothing to judge: the
+ * last layout, and no round trip. librdkafka pauses every assigned
+ * partition while the callback runs, and a Metadata request wakes the
+ * fetcher to see them paused; the resume does not wake it again, so the
+ * partitions kept would wait for its next wake-up, up to a second
+ * (docs/benchmarks.md, KIP-848). */
 static const bp_layout_t *
 layout_for(bp_client_t *c, rd_kafka_t *rk,
            const rd_kafka_topic_partition_list_t *partitions) {
@@ -41,6 +48,8 @@ layout_for(bp_client_t *c, rd_kafka_t *rk,
                 if (is_bucket_topic(c, partitions->elems[i].topic) &&
                     partitions->elems[i].partition >= top)
                         top = partitions->elems[i].partition + 1;
+        if (top == 0)
+                return atomic_load_explicit(&c->current, memory_order_acquire);
         cnt = bp_topic_partition_count(rk, c->cfg.topic,
                                        BP_REBALANCE_TIMEOUT_MS);
         if (cnt < top)
