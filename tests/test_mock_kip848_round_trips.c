@@ -32,6 +32,10 @@
 static bp_test_cluster_t cluster;
 static atomic_int armed, metadata_sent, offset_fetch_sent;
 
+static int setup(void **state) {
+        return bp_test_kip848_setup(&cluster, TOPIC, PARTITIONS, state);
+}
+
 static rd_kafka_resp_err_t count_request(rd_kafka_t *rk, int sockfd,
                                          const char *brokername,
                                          int32_t brokerid, int16_t api_key,
@@ -97,10 +101,8 @@ static void test_empty_assignment_sends_nothing(void **state) {
         int p;
         (void)state;
 
-        if (rd_kafka_version() < 0x020c0000) /* no KIP-848 before 2.12 */
+        if (!bp_test_kip848_host())
                 skip();
-        bp_test_cluster_start(&cluster, 1);
-        bp_test_cluster_topic(&cluster, TOPIC, PARTITIONS);
         conf = bp_test_conf(
             cluster.bootstraps, "bucket.priority.topic", TOPIC,
             "bucket.priority.buckets", "Platinum, Gold",
@@ -157,12 +159,11 @@ static void test_empty_assignment_sends_nothing(void **state) {
         rd_kafka_topic_partition_list_destroy(none);
         rd_kafka_consumer_close(rk);
         rd_kafka_destroy(rk);
-        bp_test_cluster_stop(&cluster);
 }
 
 int main(void) {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_empty_assignment_sends_nothing),
         };
-        return cmocka_run_group_tests(tests, NULL, NULL);
+        return cmocka_run_group_tests(tests, setup, bp_test_kip848_teardown);
 }
