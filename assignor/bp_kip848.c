@@ -113,7 +113,7 @@ static void note_held(bp_client_t *c, rd_kafka_t *rk, const bp_layout_t *l) {
         rd_kafka_topic_partition_list_destroy(a);
 }
 
-/* Right after \p assigned was assigned: pauses its partitions of the
+/* Just before \p assigned is assigned: pauses its partitions of the
  * bucket topic that are not the consumer's bucket's (all of them when the
  * consumer is not active), so they are never fetched. */
 static void pause_others(bp_client_t *c, rd_kafka_t *rk,
@@ -189,9 +189,12 @@ void bp_kip848_rebalance(bp_client_t *c,
                  * decision), as on the classic protocol: librdkafka keeps
                  * an application's pause through the assignment. */
                 bp_tracking_adding(c, rk, given, l);
+                /* Paused before they are assigned, so the fetcher never
+                 * starts on them: librdkafka keeps an application's pause
+                 * through the assignment. */
+                pause_others(c, rk, given, l);
                 check(c, "rd_kafka_incremental_assign()",
                       rd_kafka_incremental_assign(rk, given));
-                pause_others(c, rk, given, l);
                 rd_kafka_topic_partition_list_destroy(given);
                 note_held(c, rk, l);
                 return;
@@ -225,12 +228,13 @@ void bp_kip848_assign_eager(bp_client_t *c,
         const bp_layout_t *l = layout_for(c, rk, partitions);
         rd_kafka_topic_partition_list_t *given =
             given_under(c, rk, partitions, l);
-        rd_kafka_resp_err_t err = rd_kafka_assign(rk, given);
+        rd_kafka_resp_err_t err;
 
+        pause_others(c, rk, given, l); /* before, as above */
+        err = rd_kafka_assign(rk, given);
         if (err)
                 bp_client_log(c, 3, "rd_kafka_assign() failed: %s",
                               rd_kafka_err2str(err));
-        pause_others(c, rk, given, l);
         rd_kafka_topic_partition_list_destroy(given);
         note_held(c, rk, l);
 }
@@ -247,6 +251,7 @@ void bp_kip848_chain(bp_client_t *c,
                 l     = layout_for(c, rk, partitions);
                 given = given_under(c, rk, partitions, l);
                 bp_tracking_adding(c, rk, given, l);
+                pause_others(c, rk, given, l); /* before, as above */
         } else if (err == RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS) {
                 bp_tracking_removing(c, partitions);
         } else {
@@ -259,6 +264,8 @@ void bp_kip848_chain(bp_client_t *c,
                                       opaque);
         c->consumer->mapped_in_flight = NULL;
         if (given) {
+                /* Again: an application may have resumed what it was
+                 * handed. */
                 pause_others(c, rk, given, l);
                 rd_kafka_topic_partition_list_destroy(given);
         } else {

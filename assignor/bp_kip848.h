@@ -7,7 +7,7 @@
  * the list it received, so the plugin does not map it: the client assigns
  * the broker's list incrementally, the partitions of the consumer's bucket
  * start where the start-offset rules say (bp_offsets.h), and every other
- * partition of the bucket topic is paused right after it is assigned, so
+ * partition of the bucket topic is paused just before it is assigned, so
  * it is never fetched. Revocations unassign the broker's list unchanged.
  *
  * A consumer of several buckets (bp_scheduler.h) follows the increments:
