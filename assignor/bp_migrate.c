@@ -74,7 +74,10 @@ bp_group_kind_t bp_migrate_group_kind(bp_client_t *c, rd_kafka_t *rk,
         }
         if (!ev || unsupported) {
                 c->consumer->group_kind_unknowable = 1;
-                bp_client_log(c, 4,
+                /* A cluster that cannot describe groups (librdkafka's
+                 * mock cluster; brokers before KIP-848) is informed of,
+                 * not warned about: no answer at all is a warning. */
+                bp_client_log(c, ev ? 6 : 4,
                               "the cluster does not describe group \"%s\" "
                               "to this client (%s): a migration of the "
                               "group to group.protocol=consumer would not "
