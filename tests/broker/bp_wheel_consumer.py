@@ -51,8 +51,16 @@ import signal
 import sys
 import time
 
+import faulthandler
+
 import bp_wheel_common as common
-from confluent_kafka import Consumer, KafkaError, KafkaException, TopicPartition
+
+# Before the client loads (seconds on a loaded machine): a SIGTERM
+# during the import still ends the run with its summary, and a crash
+# leaves a traceback in the log.
+STOP = common.stop_flag()
+faulthandler.enable()
+from confluent_kafka import Consumer, KafkaError, KafkaException, TopicPartition  # noqa: E402
 
 BATCH_MAX = 2000
 
@@ -118,7 +126,7 @@ def parse_args(argv):
 
 def main():
     a = parse_args(sys.argv[1:])
-    stop = common.stop_flag()
+    stop = STOP
 
     conf = {
         "bootstrap.servers": a.bootstrap,

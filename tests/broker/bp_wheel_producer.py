@@ -23,8 +23,16 @@ count), and produced by topic name: the plugin's partitioner places it.
 import sys
 import time
 
+import faulthandler
+
 import bp_wheel_common as common
-from confluent_kafka import KafkaException, Producer
+
+# Before the client loads (seconds on a loaded machine): a SIGTERM
+# during the import still ends the run with its summary, and a crash
+# leaves a traceback in the log.
+STOP = common.stop_flag()
+faulthandler.enable()
+from confluent_kafka import KafkaException, Producer  # noqa: E402
 
 
 def now_ms():
@@ -40,7 +48,7 @@ def parse_args(argv):
 
 def main():
     a = parse_args(sys.argv[1:])
-    stop = common.stop_flag()
+    stop = STOP
     conf = {
         "bootstrap.servers": a.bootstrap,
         "plugin.library.paths": a.plugin,
