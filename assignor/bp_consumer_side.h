@@ -65,6 +65,11 @@ typedef struct bp_consumer_side {
          *  now (its poll thread only): given to bp_assignment_map() again by
          *  an application that chains it, it is copied, not mapped twice. */
         const rd_kafka_topic_partition_list_t *mapped_in_flight;
+        /** The list the plugin's callback has just asked the broker about
+         *  (bp_migrate_at_assign(); its poll thread only): the
+         *  bp_assignment_map() that follows reuses the answer instead of
+         *  asking a second time. Reset as each callback starts. */
+        const rd_kafka_topic_partition_list_t *migrate_asked;
         /** Consumer taking rebalances as events it does not map: 1 once it
          *  asked to join its group; the safety net then pauses whatever it
          *  is assigned (bp_consumer.c). */

@@ -127,6 +127,9 @@ int bp_migrate_at_assign(bp_client_t *c, rd_kafka_t *rk,
         bp_group_kind_t kind;
         int was = c->consumer->converted;
 
+        if (partitions && partitions == c->consumer->migrate_asked)
+                return was; /* asked for this list a moment ago */
+
         /* Before librdkafka 2.10 (no group type) not asked: see
          * bp_migrate.h. */
         if (!rd_kafka_ConsumerGroupDescription_type ||
@@ -135,6 +138,7 @@ int bp_migrate_at_assign(bp_client_t *c, rd_kafka_t *rk,
             !has_bucket_topic(c, partitions) || !is_member(rk))
                 return 0;
         kind = bp_migrate_group_kind(c, rk, BP_MIGRATE_TIMEOUT_MS);
+        c->consumer->migrate_asked = partitions;
         if (kind == BP_GROUP_UNKNOWN)
                 return was; /* logged; the last answer stands */
         c->consumer->converted = kind == BP_GROUP_CONSUMER;

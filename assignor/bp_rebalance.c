@@ -154,6 +154,8 @@ void bp_rebalance_cb(rd_kafka_t *rk,
         char errstr[512];
 
         (void)opaque;
+        if (c)
+                c->consumer->migrate_asked = NULL; /* a new callback */
         if (c && c->consumer->kip848) {
                 bp_kip848_rebalance(c, rk, err, partitions);
                 return;
@@ -215,6 +217,7 @@ void bp_rebalance_chain(rd_kafka_t *rk,
                 bp_rebalance_cb(rk, err, partitions, opaque);
                 return;
         }
+        c->consumer->migrate_asked = NULL; /* a new callback */
         if (c->consumer->kip848 ||
             (err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS &&
              bp_migrate_at_assign(c, rk, partitions))) {
