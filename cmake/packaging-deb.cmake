@@ -1,0 +1,1 @@
+# packaging-deb.cmake - Debian (and RPM) packages through CPack: filled in by the packaging work.
