@@ -21,6 +21,7 @@
 #include "../plugin/bp_client.h"
 #include "../plugin/bp_client_change.h"
 #include "../plugin/bp_registry.h"
+#include "../shared/bp_escape.h"
 #include "../shared/bp_properties.h"
 
 const char *bp_version(void) {
@@ -150,6 +151,52 @@ static rd_kafka_resp_err_t on_destroy(rd_kafka_t *rk, void *ic_opaque) {
         return RD_KAFKA_RESP_ERR_NO_ERROR;
 }
 
+/* The client's log_level property (librdkafka's default 6 when unread). */
+static int client_log_level(const rd_kafka_conf_t *conf) {
+        char v[16];
+        size_t size = sizeof(v);
+
+        if (rd_kafka_conf_get(conf, "log_level", v, &size) != RD_KAFKA_CONF_OK)
+                return 6;
+        return atoi(v);
+}
+
+/* The plugin's first line in each client, at level 6 (info) as Kafka's own
+ * clients log their version: which bucket-priority and which librdkafka
+ * run, and what the plugin does in this client. log_level below 6 mutes
+ * it. */
+static void log_loaded(bp_client_t *c, const rd_kafka_conf_t *conf) {
+        char topic[BP_SHOWN_VALUE_SIZE];
+
+        if (client_log_level(conf) < 6)
+                return;
+        switch (c->mode) {
+        case BP_MODE_ACTIVE:
+                bp_escape(c->cfg.topic, strlen(c->cfg.topic), 80, topic,
+                          sizeof(topic));
+                bp_client_log(c, 6,
+                              "bucket-priority %s on librdkafka %s: topic "
+                              "\"%s\", %d buckets, %s layout",
+                              BP_VERSION_STR, rd_kafka_version_str(), topic,
+                              c->cfg.bucket_cnt,
+                              c->cfg.layout == BP_LAYOUT_STABLE ? "stable"
+                                                                : "contiguous");
+                break;
+        case BP_MODE_PASSTHROUGH:
+                bp_client_log(c, 6,
+                              "bucket-priority %s on librdkafka %s: no "
+                              "bucket.priority.* property set, nothing to do",
+                              BP_VERSION_STR, rd_kafka_version_str());
+                break;
+        default:
+                bp_client_log(c, 6,
+                              "bucket-priority %s on librdkafka %s: "
+                              "configuration incomplete, not routing",
+                              BP_VERSION_STR, rd_kafka_version_str());
+                break;
+        }
+}
+
 static rd_kafka_resp_err_t on_new(rd_kafka_t *rk,
                                   const rd_kafka_conf_t *conf,
                                   void *ic_opaque,
@@ -178,6 +225,7 @@ static rd_kafka_resp_err_t on_new(rd_kafka_t *rk,
         }
         c->rk = rk;
         bp_client_decide_mode(c);
+        log_loaded(c, conf);
         bp_key_matcher_init(&c->matcher, &c->cfg);
         bp_client_change_homes(c);
         bp_producer_on_new(c, rk, tconf);

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../include/bucket_priority.h"
 #include "bp_test_run.h"
 #include "bp_test_util.h"
 
@@ -133,6 +134,20 @@ static void test_help(void **state) {
         expect_contains(r.out, "2 bad input");
         expect_contains(r.out, "3 not checked");
         expect_contains(r.out, "needs librdkafka 2.10 or later");
+}
+
+/* --version: the header's version and the librdkafka bp-audit runs on. */
+static void test_version(void **state) {
+        const char *args[] = {"--version", NULL};
+        char expected[128];
+        static run_t r;
+        (void)state;
+        run_audit(&r, args);
+        assert_int_equal(r.exit_code, 0);
+        snprintf(expected, sizeof(expected),
+                 "bp-audit " BP_VERSION_STR " (librdkafka %s)\n",
+                 rd_kafka_version_str());
+        assert_string_equal(r.out, expected);
 }
 
 /* --- on the mock cluster ------------------------------------------------- */
@@ -376,6 +391,7 @@ int main(void) {
             cmocka_unit_test(test_bad_options),
             cmocka_unit_test(test_unreachable),
             cmocka_unit_test(test_help),
+            cmocka_unit_test(test_version),
             cmocka_unit_test_setup_teardown(test_mock_routing, start_cluster,
                                             bp_test_cluster_teardown),
             cmocka_unit_test_setup_teardown(test_mock_change_drain,

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../include/bucket_priority.h"
 #include "bp_test_run.h"
 
 /* Runs bp-layout (BP_LAYOUT_BIN) with the NULL terminated \p args. */
@@ -125,6 +126,17 @@ static void test_help(void **state) {
         expect_contains(r.out, "--buckets");
 }
 
+/* --version prints the version of the public header, the one place it is
+ * written (CMakeLists.txt reads it from there). */
+static void test_version(void **state) {
+        static const char *args[] = {"--version", NULL};
+        static run_t r;
+        (void)state;
+        run(&r, args);
+        assert_int_equal(r.exit_code, 0);
+        assert_string_equal(r.out, "bp-layout " BP_VERSION_STR "\n");
+}
+
 /* --- bad input: exit code 2 and a message naming the problem ------------- */
 
 static const struct {
@@ -220,6 +232,7 @@ int main(void) {
             cmocka_unit_test(test_growth_contiguous_moves),
             cmocka_unit_test(test_growth_stable_no_moves),
             cmocka_unit_test(test_help),
+            cmocka_unit_test(test_version),
             cmocka_unit_test(test_bad_inputs),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);

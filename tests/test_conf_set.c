@@ -20,6 +20,7 @@
 
 #include <cmocka.h>
 
+#include "../include/bucket_priority.h"
 #include "bp_test_util.h"
 
 #define P "bucket.priority."
@@ -553,17 +554,27 @@ typedef struct {
         int cnt;
         char name[128];
         char text[1024];
+        const char *want; /* the lines counted contain this */
+        int lines;        /* every plugin line */
+        int first;        /* index among them of the first line counted */
 } seen_log_t;
 
-static seen_log_t seen = {PTHREAD_MUTEX_INITIALIZER, 0, "", ""};
+static seen_log_t seen = {PTHREAD_MUTEX_INITIALIZER, 0, "", "",
+                          "not configured completely", 0, -1};
 
 static void on_log(const rd_kafka_t *rk, int level, const char *fac,
                    const char *buf) {
         (void)level;
-        if (strcmp(fac, "BUCKETPRIO") ||
-            !strstr(buf, "not configured completely"))
+        if (strcmp(fac, "BUCKETPRIO"))
                 return;
         pthread_mutex_lock(&seen.lock);
+        seen.lines++;
+        if (!strstr(buf, seen.want)) {
+                pthread_mutex_unlock(&seen.lock);
+                return;
+        }
+        if (seen.first < 0)
+                seen.first = seen.lines - 1;
         seen.cnt++;
         snprintf(seen.name, sizeof(seen.name), "%s", rd_kafka_name(rk));
         snprintf(seen.text, sizeof(seen.text), "%s", buf);
@@ -619,6 +630,52 @@ static void test_incomplete_log_names_client(void **state) {
                          P "buckets is not set");
 }
 
+/* The plugin's first line in a client names its version (the header's)
+ * and the librdkafka it runs on, at level 6; log_level 5 mutes it. Lines
+ * a client logs before it is named are all given out by destroy. */
+static int version_lines(rd_kafka_type_t type, const kv_t *props,
+                         const char *log_level) {
+        rd_kafka_conf_t *conf = conf_with(NULL, props, "version line");
+        char err[512];
+        rd_kafka_t *rk;
+
+        if (log_level)
+                assert_int_equal(rd_kafka_conf_set(conf, "log_level", log_level,
+                                                   err, sizeof(err)),
+                                 RD_KAFKA_CONF_OK);
+        pthread_mutex_lock(&seen.lock);
+        seen.cnt = seen.lines = 0;
+        seen.first = -1;
+        seen.want = "bucket-priority " BP_VERSION_STR " on librdkafka ";
+        pthread_mutex_unlock(&seen.lock);
+        rd_kafka_conf_set_log_cb(conf, on_log);
+        rk = rd_kafka_new(type, conf, err, sizeof(err));
+        if (!rk)
+                fail_msg("rd_kafka_new: %s", err);
+        rd_kafka_destroy(rk);
+        pthread_mutex_lock(&seen.lock);
+        seen.want = "not configured completely";
+        pthread_mutex_unlock(&seen.lock);
+        return seen.cnt;
+}
+
+static void test_version_line(void **state) {
+        (void)state;
+        assert_int_equal(version_lines(RD_KAFKA_PRODUCER, producer_example,
+                                       NULL),
+                         1);
+        assert_int_equal(seen.first, 0);
+        assert_non_null(strstr(seen.text, rd_kafka_version_str()));
+        assert_non_null(strstr(seen.text, "topic \"orders\", 2 buckets"));
+        assert_int_equal(version_lines(RD_KAFKA_CONSUMER, consumer_example,
+                                       NULL),
+                         1);
+        assert_int_equal(seen.first, 0);
+        assert_int_equal(version_lines(RD_KAFKA_PRODUCER, producer_example,
+                                       "5"),
+                         0);
+}
+
 /* On librdkafka older than 2.4, which knows no group.protocol,
  * group.protocol=consumer set before the bucket (Go's ConfigMap sets its
  * entries in no order) is refused naming the version, not as an unknown
@@ -656,6 +713,7 @@ int main(void) {
             cmocka_unit_test(test_sticky_before_plugin),
             cmocka_unit_test(test_errors_table_matches_docs),
             cmocka_unit_test(test_incomplete_log_names_client),
+            cmocka_unit_test(test_version_line),
             cmocka_unit_test(test_protocol_before_bucket_old_librdkafka),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);

@@ -25,6 +25,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <librdkafka/rdkafka.h>
+
 #include "audit/audit_change.h"
 #include "audit/audit_classify.h"
 #include "audit/audit_cluster.h"
@@ -34,6 +36,7 @@
 #include "audit/audit_report.h"
 #include "bp_cli_layout_options.h"
 #include "bp_cli_number.h"
+#include "bp_cli_version.h"
 #include "bp_config.h"
 #include "bp_list.h"
 #include "bp_properties.h"
@@ -60,6 +63,7 @@ static void usage(FILE *f) {
                 "[--delimiter D] [-X name=value]\n"
                 "                [--next-buckets B] [--next-allocation A] "
                 "[--next-layout L] [--next-step K]\n"
+                "       bp-audit --help | --version\n"
                 "exit status: 0 healthy, 1 fault, 2 bad input, 3 not checked, "
                 "4 a layout change's\n"
                 "next consumer step must wait (not drained)\n");
@@ -86,6 +90,16 @@ static void help(void) {
                "made.\n"
                "See docs/operations.md (Auditing a live topic) and "
                "docs/security.md.\n");
+}
+
+/* --version: ours, and the librdkafka this bp-audit runs on (SCRAM needs
+ * 2.6.1, consumer protocol groups 2.10: docs/security.md). */
+static void version(void) {
+        char detail[64];
+
+        snprintf(detail, sizeof(detail), "librdkafka %s",
+                 rd_kafka_version_str());
+        bp_cli_print_version("bp-audit", detail);
 }
 
 static int bad(const char *msg) {
@@ -251,6 +265,7 @@ int main(int argc, char **argv) {
             {"watch", required_argument, NULL, 'w'},
             {"json", no_argument, NULL, 'j'},
             {"help", no_argument, NULL, 'h'},
+            BP_CLI_VERSION_OPTION,
             {NULL, 0, NULL, 0}};
         audit_props_t props = {0}, overrides = {0};
         audit_cluster_t cluster;
@@ -314,6 +329,10 @@ int main(int argc, char **argv) {
                         break;
                 case 'h':
                         help();
+                        rc = 0;
+                        goto out;
+                case BP_CLI_OPT_VERSION:
+                        version();
                         rc = 0;
                         goto out;
                 default:

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "bp_cli_layout_options.h"
+#include "bp_cli_version.h"
 #include "bp_config.h"
 #include "bp_escape.h"
 #include "bp_layout.h"
@@ -40,6 +41,7 @@ static void usage(FILE *f) {
                 "[--next-layout L]\n"
                 "                 [--group-id G]  (names the groups "
                 "<G>.<bucket> that drain)\n"
+                "       bp-layout --help | --version\n"
                 "exit status: 0, 1 a change that cannot be made (the reason "
                 "is printed), 2 bad input\n");
 }
@@ -134,6 +136,7 @@ int main(int argc, char **argv) {
             {"growth", required_argument, NULL, 'g'},
             {"json", no_argument, NULL, 'j'},
             {"help", no_argument, NULL, 'h'},
+            BP_CLI_VERSION_OPTION,
             {NULL, 0, NULL, 0}};
         bp_config_t cfg;
         bp_layout_t *layouts[MAX_STEPS] = {0};
@@ -168,6 +171,9 @@ int main(int argc, char **argv) {
                         break;
                 case 'h':
                         usage(stdout);
+                        return 0;
+                case BP_CLI_OPT_VERSION:
+                        bp_cli_print_version("bp-layout", NULL);
                         return 0;
                 default:
                         usage(stderr);
