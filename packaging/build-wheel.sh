@@ -85,7 +85,11 @@ for arch in "${arches[@]}"; do
         continue
     }
     raw=$(ls "$build"/raw/*.whl)
-    "$tools/bin/auditwheel" repair --plat "manylinux_2_17_$arch" \
+    # auditwheel offers only the host's tags by name; "auto" (the oldest
+    # glibc the wheel is consistent with) for a cross build, checked below.
+    plat="manylinux_2_17_$arch"
+    [ "$arch" = "$(uname -m)" ] || plat=auto
+    "$tools/bin/auditwheel" repair --plat "$plat" \
         -w "$build/repaired" "$raw" >>"$build/build.log" 2>&1 || {
         tail -20 "$build/build.log" >&2
         echo "build-wheel: auditwheel repair failed for $arch" >&2
@@ -93,6 +97,10 @@ for arch in "${arches[@]}"; do
         continue
     }
     for whl in "$build"/repaired/*.whl; do
+        case "$whl" in
+        *manylinux_2_17_"$arch".whl) ;;
+        *) echo "build-wheel: unexpected tag: $whl" >&2; status=1; continue ;;
+        esac
         cp "$whl" "$outdir/"
         (cd "$outdir" && sha256sum "$(basename "$whl")")
     done
