@@ -1,0 +1,291 @@
+#!/usr/bin/env bash
+# test_deb.sh - tests the Debian packages as a user gets them (as root):
+# lintian; no build-machine path in them; installed with apt/dpkg; then,
+# from a scratch folder away from the source tree, a C program through
+# pkg-config, a CMake project through find_package(BucketPriority),
+# Debian's python3-confluent-kafka and kcat loading libbucketpriority by
+# name (and from /usr/lib/<multiarch>) and routing on librdkafka's mock
+# cluster, bp-layout/bp-audit from /usr/bin and their man pages; last,
+# dpkg --purge leaves no file behind. The packages are purged on any exit,
+# since other tests load the plugin from the build tree.
+# Usage: tests/packaging/test_deb.sh DIR_WITH_DEBS
+set -euo pipefail
+[ $# -eq 1 ] || { echo "usage: $0 DIR_WITH_DEBS" >&2; exit 2; }
+[ "$(id -u)" = 0 ] || { echo "test_deb: needs root (dpkg -i)" >&2; exit 2; }
+src=$(cd "$(dirname "$0")/../.." && pwd)
+dir=$(cd "$1" && pwd)
+shopt -s nullglob
+debs=("$dir"/*.deb)
+[ ${#debs[@]} -gt 0 ] || { echo "test_deb: no .deb in $dir" >&2; exit 2; }
+multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
+libdir=/usr/lib/$multiarch
+# With merged /usr, the loader may name it /lib/<multiarch>: the same folder.
+libdir_re="(/usr)?/lib/$multiarch"
+pkgs=()
+for f in "${debs[@]}"; do pkgs+=("$(dpkg-deb -f "$f" Package)"); done
+# is_on PACKAGE: dpkg has it in any state but not-installed
+is_on() {
+        dpkg-query -W -f '${db:Status-Status}' "$1" 2>/dev/null |
+                grep -Eq '^(installed|unpacked|half-installed|half-configured|triggers-awaited|triggers-pending|config-files)$'
+}
+for p in "${pkgs[@]}"; do
+        if is_on "$p"; then
+                echo "test_deb: $p is installed already; purge it first" >&2
+                exit 2
+        fi
+done
+
+work=$(mktemp -d /tmp/test-deb.XXXXXX)
+cleanup() {
+        local installed=()
+        for p in "${pkgs[@]}"; do is_on "$p" && installed+=("$p"); done
+        if [ ${#installed[@]} -gt 0 ]; then
+                echo "test_deb: purging ${installed[*]}"
+                dpkg --purge "${installed[@]}" >/dev/null || true
+        fi
+        rm -rf "$work"
+}
+trap cleanup EXIT
+
+passed=0 failed=0
+ok() { passed=$((passed + 1)); echo "ok      $1"; }
+bad() { failed=$((failed + 1)); echo "FAILED  $1"; }
+check() { # description, command...
+        local what=$1; shift
+        if "$@"; then ok "$what"; else bad "$what"; fi
+}
+
+echo "== artefacts (name, bytes, sha256)"
+for f in "${debs[@]}"; do
+        printf '  %-45s %8s  %s\n' "$(basename "$f")" "$(stat -c %s "$f")" \
+                "$(sha256sum "$f" | cut -d' ' -f1)"
+done
+version=$(dpkg-deb -f "${debs[0]}" Version)
+upstream=${version%-*}
+echo "== version $version (upstream $upstream)"
+
+echo "== lintian (errors fail; warnings and overrides shown)"
+for f in "${debs[@]}"; do
+        if lintian --fail-on error "$f" >"$work/lintian.out" 2>&1; then
+                ok "lintian $(basename "$f"): no error ($(grep -c '^W:' "$work/lintian.out" || true) warnings)"
+        else
+                bad "lintian $(basename "$f")"
+        fi
+        grep -E '^[EW]:' "$work/lintian.out" | sed 's/^/    /' || true
+done
+
+echo "== contents: no build-machine path, no RPATH/RUNPATH, stripped"
+mkdir "$work/x"
+for f in "${debs[@]}"; do dpkg-deb -x "$f" "$work/x"; done
+check "no file names the source tree ($src)" \
+        bash -c '! grep -rlF -- "$1" "$2"' _ "$src" "$work/x"
+elfs=$(find "$work/x" -type f -exec sh -c 'head -c4 "$1" | grep -q ELF' _ {} \; -print)
+[ -n "$elfs" ] || bad "ELF files found in the packages"
+for e in $elfs; do
+        rel=${e#"$work/x"}
+        check "$rel: no RPATH/RUNPATH" bash -c '! readelf -d "$1" | grep -Eq "RPATH|RUNPATH"' _ "$e"
+        check "$rel: stripped" bash -c 'file -b "$1" | grep -q ", stripped"' _ "$e"
+done
+check "the plugin in $libdir with its unversioned name" \
+        test -L "$work/x$libdir/libbucketpriority.so"
+
+echo "== install"
+if ! apt-get install -y --no-install-recommends "${debs[@]}" >"$work/apt.log" 2>&1; then
+        cat "$work/apt.log"
+        bad "apt-get install the packages"
+        echo "$passed passed, $failed failed"
+        exit 1
+fi
+ok "apt-get install ${pkgs[*]}"
+for p in "${pkgs[@]}"; do dpkg -L "$p" >"$work/files.$p"; done
+check "ldconfig -p lists libbucketpriority.so.0 in $libdir" \
+        bash -c 'ldconfig -p | grep -Eq "libbucketpriority\.so\.0 .*=> $1/libbucketpriority\.so\.0$"' _ "$libdir_re"
+
+# Everything from here runs in the scratch folder, without LD_LIBRARY_PATH
+# or PKG_CONFIG_PATH that could point at a build tree.
+cd "$work"
+unset LD_LIBRARY_PATH PKG_CONFIG_PATH LD_PRELOAD CMAKE_PREFIX_PATH
+
+echo "== C program through pkg-config"
+cat >app.c <<'C'
+/* The installed header, library and plugin, as a C user builds them. */
+#include <bucket_priority.h>
+#include <stdio.h>
+#include <string.h>
+int main(void) {
+        char err[512];
+        rd_kafka_conf_t *conf = rd_kafka_conf_new();
+        if (rd_kafka_conf_set(conf, "plugin.library.paths", "libbucketpriority",
+                              err, sizeof(err)) != RD_KAFKA_CONF_OK) {
+                fprintf(stderr, "plugin not loaded: %s\n", err);
+                return 1;
+        }
+        if (rd_kafka_conf_set(conf, "bucket.priority.allocation", "70%, 20%",
+                              err, sizeof(err)) != RD_KAFKA_CONF_INVALID ||
+            !strstr(err, "bucket.priority.allocation")) {
+                fprintf(stderr, "a bad allocation was not refused: %s\n", err);
+                return 1;
+        }
+        rd_kafka_conf_destroy(conf);
+        if (strcmp(bp_version(), BP_VERSION_STR)) {
+                fprintf(stderr, "bp_version() %s, header %s\n", bp_version(),
+                        BP_VERSION_STR);
+                return 1;
+        }
+        printf("%s\n", bp_version());
+        return 0;
+}
+C
+if cc app.c $(pkg-config --cflags --libs bucketpriority) -o app-pc 2>cc.log; then
+        ok "cc app.c \$(pkg-config --cflags --libs bucketpriority)"
+        shown=$(./app-pc) || true
+        check "bp_version() = BP_VERSION_STR = pkg-config --modversion = $upstream" \
+                test "$shown" = "$(pkg-config --modversion bucketpriority)" -a "$shown" = "$upstream"
+else
+        cat cc.log; bad "cc with pkg-config"
+fi
+
+echo "== CMake project with find_package(BucketPriority)"
+mkdir cm
+cp app.c cm/
+cat >cm/CMakeLists.txt <<'CM'
+cmake_minimum_required(VERSION 3.16)
+project(app C)
+find_package(BucketPriority 0.1 REQUIRED)
+add_executable(app app.c)
+target_link_libraries(app PRIVATE BucketPriority::bucketpriority)
+CM
+if cmake -S cm -B cm/build >cm.log 2>&1 && cmake --build cm/build >>cm.log 2>&1; then
+        ok "cmake find_package(BucketPriority) and build"
+        check "the CMake-built program runs ($upstream)" test "$(cm/build/app)" = "$upstream"
+else
+        cat cm.log; bad "cmake find_package(BucketPriority)"
+fi
+
+echo "== Debian python3-confluent-kafka on the mock cluster"
+cat >mock.py <<'PY'
+# Hosts librdkafka's mock cluster (orders: 6 partitions) in the librdkafka
+# confluent_kafka runs on, routes keys through the plugin loaded by name,
+# prints the bootstrap, the routing and the plugin's path, then serves the
+# cluster (for kcat) until stdin closes.
+import ctypes, sys
+import confluent_kafka
+
+lib = ctypes.CDLL("librdkafka.so.1")
+P = ctypes.c_void_p
+lib.rd_kafka_conf_new.restype = P
+lib.rd_kafka_new.restype = P
+lib.rd_kafka_new.argtypes = [ctypes.c_int, P, ctypes.c_char_p, ctypes.c_size_t]
+lib.rd_kafka_mock_cluster_new.restype = P
+lib.rd_kafka_mock_cluster_new.argtypes = [P, ctypes.c_int]
+lib.rd_kafka_mock_cluster_bootstraps.restype = ctypes.c_char_p
+lib.rd_kafka_mock_cluster_bootstraps.argtypes = [P]
+lib.rd_kafka_mock_topic_create.argtypes = [P, ctypes.c_char_p, ctypes.c_int, ctypes.c_int]
+err = ctypes.create_string_buffer(256)
+host = lib.rd_kafka_new(0, lib.rd_kafka_conf_new(), err, 256)
+mc = lib.rd_kafka_mock_cluster_new(host, 1)
+lib.rd_kafka_mock_topic_create(mc, b"orders", 6, 1)
+bootstrap = lib.rd_kafka_mock_cluster_bootstraps(mc).decode()
+print("bootstrap", bootstrap, flush=True)
+
+got = {}
+def report(e, m):
+    got[m.key().decode()] = "error" if e else m.partition()
+p = confluent_kafka.Producer({
+    "bootstrap.servers": bootstrap,
+    "plugin.library.paths": "libbucketpriority",
+    "bucket.priority.topic": "orders",
+    "bucket.priority.buckets": "Platinum, Gold",
+    "bucket.priority.allocation": "70%, 30%"})
+for i in range(20):
+    for b in ("Platinum", "Gold"):
+        p.produce("orders", key="%s-%d" % (b, i), value=b"v", on_delivery=report)
+p.flush(30)
+for k in sorted(got):
+    print("routed", k, got[k])
+with open("/proc/self/maps") as maps:
+    for path in sorted({l.split()[-1] for l in maps if "libbucketpriority" in l}):
+        print("plugin", path)
+try:
+    confluent_kafka.Producer({"plugin.library.paths": "libbucketpriority",
+                              "bucket.priority.allocation": "70, 20"})
+    print("refused no")
+except confluent_kafka.KafkaException as e:
+    print("refused", "bucket.priority.allocation" in str(e))
+print("ready", flush=True)
+sys.stdin.read()
+PY
+# routes FILE: every "routed KEY P" line has Platinum keys on 0-3 and Gold on 4-5
+routes_ok() {
+        awk '$1 == "routed" { n++; split($2, k, "-");
+                if (k[1] == "Platinum" && $3 ~ /^[0-3]$/) good++;
+                else if (k[1] == "Gold" && $3 ~ /^[45]$/) good++;
+                else print "    misrouted:", $0 }
+             END { exit !(n == 40 && good == n) }' "$1"
+}
+mkfifo py.in
+/usr/bin/python3 mock.py <py.in >py.out 2>py.err &
+pypid=$!
+exec 7>py.in
+for _ in $(seq 100); do grep -q '^ready' py.out && break; sleep 0.2; done
+bootstrap=$(awk '$1 == "bootstrap" { print $2 }' py.out)
+check "python3: 40 records routed (Platinum-* on 0-3, Gold-* on 4-5)" routes_ok py.out
+check "python3: the plugin mapped from $libdir only" \
+        bash -c 'grep "^plugin " "$1" | grep -q . && ! grep "^plugin " "$1" | grep -Ev " $2/libbucketpriority\.so"' _ py.out "$libdir_re"
+check "python3: a bad allocation refused with the property's name" grep -qx 'refused True' py.out
+
+echo "== kcat on the same mock cluster ($bootstrap)"
+if [ -n "$bootstrap" ]; then
+        for i in $(seq 0 19); do printf 'Platinum-k%d:v\nGold-k%d:v\n' "$i" "$i"; done >keys.txt
+        LD_DEBUG=libs kcat -P -b "$bootstrap" -t orders -K: \
+                -X plugin.library.paths=libbucketpriority \
+                -X bucket.priority.topic=orders \
+                -X "bucket.priority.buckets=Platinum, Gold" \
+                -X "bucket.priority.allocation=70%, 30%" <keys.txt 2>kcat.err ||
+                { grep -v '^ *[0-9]*:' kcat.err; bad "kcat -P with the plugin"; }
+        check "kcat: the plugin loaded from $libdir (LD_DEBUG=libs)" \
+                grep -Eq "calling init: $libdir_re/libbucketpriority\.so" kcat.err
+        check "kcat: no other libbucketpriority loaded" \
+                bash -c '! grep "calling init: .*libbucketpriority" "$1" | grep -Ev "init: $2/"' _ kcat.err "$libdir_re"
+        # read back without the plugin; kcat's keys end -kN (python's -N)
+        kcat -C -b "$bootstrap" -t orders -e -q -f 'routed %k %p\n' 2>/dev/null |
+                grep -- '-k[0-9]' >kcat.out || true
+        check "kcat: 40 records routed (Platinum-* on 0-3, Gold-* on 4-5)" routes_ok kcat.out
+else
+        bad "the mock cluster's bootstrap (python3: $(tail -3 py.err))"
+fi
+exec 7>&-
+wait "$pypid" || bad "python3 mock.py exited with an error: $(tail -3 py.err)"
+
+echo "== bp-layout and bp-audit from /usr/bin, man pages"
+check "command -v bp-layout is /usr/bin/bp-layout" test "$(command -v bp-layout)" = /usr/bin/bp-layout
+check "bp-layout prints Platinum 0-3, Gold 4-5" bash -c \
+        'out=$(/usr/bin/bp-layout --buckets "Platinum, Gold" --allocation "70%, 30%" --partitions 6) &&
+         grep -Eq "Platinum .* 0-3$" <<<"$out" && grep -Eq "Gold .* 4-5$" <<<"$out"'
+check "bp-layout --version is 'bp-layout $upstream'" \
+        test "$(/usr/bin/bp-layout --version)" = "bp-layout $upstream"
+check "bp-audit --help names --config" bash -c '/usr/bin/bp-audit --help | grep -q -- "--config app.properties"'
+check "bp-audit --version starts 'bp-audit $upstream'" \
+        bash -c '/usr/bin/bp-audit --version | grep -q "^bp-audit $1\b"' _ "$upstream"
+for page in bp-layout bp-audit; do
+        check "man page $page(1) installed" \
+                test -f "/usr/share/man/man1/$page.1.gz"
+        if command -v man >/dev/null; then
+                check "man -w $page finds it" test "$(man -w "$page" 2>/dev/null)" = "/usr/share/man/man1/$page.1.gz"
+        fi
+done
+
+echo "== dpkg --purge leaves nothing behind"
+dpkg --purge "${pkgs[@]}" >"$work/purge.log" 2>&1 || { cat "$work/purge.log"; bad "dpkg --purge"; }
+left=$(cat "$work"/files.* | sort -u | while read -r f; do
+        # shared directories (/usr/lib, ...) stay; ours must go
+        if [ -d "$f" ]; then
+                case $f in *ucket*riority*|*bucketpriority*) echo "$f" ;; esac
+        elif [ -e "$f" ] || [ -L "$f" ]; then echo "$f"; fi
+done)
+check "no file of the packages is left" test -z "$left"
+[ -z "$left" ] || sed 's/^/    left: /' <<<"$left"
+check "ldconfig -p no longer lists libbucketpriority" bash -c '! ldconfig -p | grep -q libbucketpriority'
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
