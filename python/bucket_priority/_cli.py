@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import signal
 import sys
 from typing import List, Optional
 
@@ -61,6 +62,10 @@ def bp_audit(argv: Optional[List[str]] = None) -> int:
                                     ctypes.POINTER(ctypes.c_char_p)]
     sys.stdout.flush()
     sys.stderr.flush()
+    # As a program of its own: Ctrl-C, SIGTERM and a closed pipe end it
+    # (Python would only note them until bp_audit_main returns).
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGPIPE):
+        signal.signal(sig, signal.SIG_DFL)
     status = audit.bp_audit_main(len(words), argv_c)
     libc = ctypes.CDLL(None)
     libc.fflush(None)
