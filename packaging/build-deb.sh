@@ -37,7 +37,7 @@ ldflags=$(dpkg-buildflags --get LDFLAGS)
 # in DIR for KIND (DEB or RPM) and runs cpack; the log is DIR.log.
 package() {
   local dir=$1 kind=$2 libdir=$3
-  rm -rf "$dir"
+  rm -rf "$dir" && mkdir -p "$(dirname "$dir")"
   cmake -S "$src" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DBP_BUILD_TESTS=OFF -DBP_BUILD_BENCH=OFF -DBP_PACKAGING="$kind" \
     -DCMAKE_INSTALL_PREFIX=/usr -DCMAKE_INSTALL_LIBDIR="$libdir" \
