@@ -17,6 +17,17 @@ dir=$(cd "$1" && pwd)
 shopt -s nullglob
 debs=("$dir"/*.deb)
 [ ${#debs[@]} -gt 0 ] || { echo "test_deb: no .deb in $dir" >&2; exit 2; }
+# What the checks use, from Debian (installed when missing).
+need=()
+for tool in lintian:lintian kcat:kcat man:man-db cc:gcc cmake:cmake \
+            pkg-config:pkgconf readelf:binutils file:file; do
+        command -v "${tool%%:*}" >/dev/null || need+=("${tool#*:}")
+done
+/usr/bin/python3 -c 'import confluent_kafka' 2>/dev/null || need+=(python3-confluent-kafka)
+if [ ${#need[@]} -gt 0 ]; then
+        echo "test_deb: installing ${need[*]}"
+        apt-get install -y --no-install-recommends "${need[@]}" >/dev/null
+fi
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 libdir=/usr/lib/$multiarch
 # With merged /usr, the loader may name it /lib/<multiarch>: the same folder.
@@ -36,8 +47,10 @@ for p in "${pkgs[@]}"; do
 done
 
 work=$(mktemp -d /tmp/test-deb.XXXXXX)
+pypid=
 cleanup() {
         local installed=()
+        [ -z "$pypid" ] || kill "$pypid" 2>/dev/null || true
         for p in "${pkgs[@]}"; do is_on "$p" && installed+=("$p"); done
         if [ ${#installed[@]} -gt 0 ]; then
                 echo "test_deb: purging ${installed[*]}"
@@ -46,6 +59,7 @@ cleanup() {
         rm -rf "$work"
 }
 trap cleanup EXIT
+trap 'exit 130' INT TERM
 
 passed=0 failed=0
 ok() { passed=$((passed + 1)); echo "ok      $1"; }
