@@ -3,6 +3,8 @@
 # dependencies, then builds and runs the tests three ways:
 #   1. a normal build: unit, integration and Python client tests, and the
 #      broker suite against a real Kafka 4.x broker started here;
+#   1b. the release artefacts (packaging/build-dist.sh: the wheel, the
+#      Debian packages) installed and tested as users get them;
 #   2. every C test under valgrind memcheck (any error or leak fails);
 #   3. an AddressSanitizer + UndefinedBehaviorSanitizer build.
 #   4. the normal build again against librdkafka 2.15.1 (tests/matrix/);
@@ -13,7 +15,8 @@
 # Release with clang, compiled with warnings as errors (BP_WERROR, on in
 # every build here). Build trees go to build/test-* and build/build-*. Set
 # BP_SKIP_BUILDS=1, BP_SKIP_VALGRIND=1, BP_SKIP_ASAN=1,
-# BP_SKIP_MATRIX=1, BP_SKIP_FUZZ=1, BP_SKIP_TSAN=1 or BP_SKIP_BROKER=1 to
+# BP_SKIP_MATRIX=1, BP_SKIP_FUZZ=1, BP_SKIP_TSAN=1, BP_SKIP_PACKAGES=1 or
+# BP_SKIP_BROKER=1 to
 # leave a pass out
 # while developing; CI runs everything.
 set -euo pipefail
@@ -77,6 +80,13 @@ fi
 
 run_pass plain -DCMAKE_BUILD_TYPE=RelWithDebInfo
 broker_figures "$root/build/test-plain"
+# The release artefacts, built by packaging/build-dist.sh and tested as
+# users install them (tests/packaging/run.sh): the wheel in a fresh venv,
+# the Debian packages with dpkg (installed, then purged), no build path in
+# them, the same bytes from a second build.
+if [ "${BP_SKIP_PACKAGES:-0}" != 1 ]; then
+  tests/packaging/run.sh
+fi
 if [ "${BP_SKIP_VALGRIND:-0}" != 1 ]; then
   run_pass valgrind -DCMAKE_BUILD_TYPE=Debug -DBP_VALGRIND=ON
 fi

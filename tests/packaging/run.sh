@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# run.sh - the packaging pass of tests/run-all.sh: builds every release
+# artefact with the release command (packaging/build-dist.sh) and tests
+# them as users get them, never the build tree:
+#   1. the wheel, in a fresh venv beside the PyPI confluent-kafka wheel
+#      (test_wheel.sh);
+#   2. the Debian packages, installed with dpkg and purged again
+#      (test_deb.sh; needs root);
+#   3. no path of the build machine in any artefact (no RPATH/RUNPATH, no
+#      source or build folder in any file), and their sizes;
+#   4. the same bytes again: a second build from a copy of the tree in
+#      another folder, same SOURCE_DATE_EPOCH, gives the same SHA256SUMS.
+# Usage: tests/packaging/run.sh [WORKDIR]   (default build/packaging-test)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root=$PWD
+work=${1:-$root/build/packaging-test}
+rm -rf "$work" && mkdir -p "$work"
+passed=0 failed=0
+check() { # name, command...: runs one check, counts it
+        local name=$1; shift
+        echo "=== packaging: $name"
+        if "$@"; then
+                passed=$((passed + 1)); echo "--- ok: $name"
+        else
+                failed=$((failed + 1)); echo "--- FAILED: $name"
+        fi
+}
+
+# What the checks below use (the tests install their own).
+# shellcheck source=../lib/apt-ensure.sh
+. tests/lib/apt-ensure.sh
+apt_ensure packaging-test file=file readelf=binutils cpio rpm2cpio=rpm
+
+SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || echo 0)}
+export SOURCE_DATE_EPOCH
+dist="$work/dist"
+echo "=== packaging: build-dist.sh into $dist"
+packaging/build-dist.sh "$dist"
+
+wheel=$(ls "$dist"/*manylinux*x86_64*.whl | head -1)
+check "the wheel, from a fresh venv" tests/packaging/test_wheel.sh "$wheel"
+if [ "$(id -u)" = 0 ]; then
+        check "the Debian packages, installed and purged" \
+                tests/packaging/test_deb.sh "$dist"
+else
+        echo "=== packaging: the Debian packages need root (dpkg -i): not run"
+        failed=$((failed + 1))
+fi
+
+# Unpacks every artefact under $1/<name>/ (wheels and .debs; RPMs when
+# rpm2cpio is there).
+unpack_all() {
+        local into=$1 f d
+        for f in "$dist"/*; do
+                d="$into/$(basename "$f")"
+                case $f in
+                *.whl) mkdir -p "$d" && python3 -m zipfile -e "$f" "$d" ;;
+                *.deb) mkdir -p "$d" && dpkg-deb -x "$f" "$d" ;;
+                *.rpm) command -v rpm2cpio >/dev/null || continue
+                       mkdir -p "$d" && (cd "$d" && rpm2cpio "$f" | cpio -idm --quiet) ;;
+                esac
+        done
+}
+
+no_build_paths() {
+        local tree="$work/unpacked" bad=0 f
+        unpack_all "$tree"
+        # The source folder, the build folders and this test's folder.
+        for f in $(find "$tree" -type f); do
+                if grep -qaF -e "$root" -e "$work" "$f"; then
+                        echo "build path in ${f#"$tree"/}: $(grep -aoF -e "$root" -e "$work" "$f" | head -1)"
+                        bad=1
+                fi
+                if file -b "$f" | grep -q '^ELF' &&
+                   readelf -d "$f" 2>/dev/null | grep -qE '\((RPATH|RUNPATH)\)'; then
+                        echo "RPATH/RUNPATH in ${f#"$tree"/}: $(readelf -d "$f" | grep -E 'RPATH|RUNPATH')"
+                        bad=1
+                fi
+        done
+        echo "artefacts (bytes):"
+        (cd "$dist" && for f in *; do printf '  %-60s %8s\n' "$f" "$(stat -c %s "$f")"; done)
+        return $bad
+}
+check "no build-machine path in the artefacts" no_build_paths
+
+# The same bytes from the same commit, built in another folder.
+same_bytes() {
+        local copy
+        copy=$(mktemp -d /tmp/bp-source-copy.XXXXXX)
+        git ls-files -z | tar --null -T - -cf - | tar -xf - -C "$copy"
+        (cd "$copy" && packaging/build-dist.sh "$work/dist-again") >/dev/null
+        rm -rf "$copy"
+        if diff <(cd "$dist" && cat SHA256SUMS) \
+                <(cd "$work/dist-again" && cat SHA256SUMS); then
+                echo "two builds, same SHA256SUMS:"; sed 's/^/  /' "$dist/SHA256SUMS"
+        else
+                return 1
+        fi
+}
+check "the same bytes twice (SOURCE_DATE_EPOCH=$SOURCE_DATE_EPOCH)" same_bytes
+
+echo "packaging: $passed passed, $failed failed"
+[ "$failed" = 0 ]
