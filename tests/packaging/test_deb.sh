@@ -3,8 +3,8 @@
 # lintian; no build-machine path in them; installed with apt/dpkg; then,
 # from a scratch folder away from the source tree, a C program through
 # pkg-config, a CMake project through find_package(BucketPriority),
-# Debian's python3-confluent-kafka and kcat loading libbucketpriority by
-# name (and from /usr/lib/<multiarch>) and routing on librdkafka's mock
+# Debian's python3-confluent-kafka, kcat and the PyPI confluent-kafka
+# wheel loading libbucketpriority by name (and from /usr/lib/<multiarch>) and routing on librdkafka's mock
 # cluster, bp-layout/bp-audit from /usr/bin and their man pages; last,
 # dpkg --purge leaves no file behind. The packages are purged on any exit,
 # since other tests load the plugin from the build tree.
@@ -265,6 +265,40 @@ if [ -n "$bootstrap" ]; then
         kcat -C -b "$bootstrap" -t orders -e -q -f 'routed %k %p\n' 2>/dev/null |
                 grep -- '-k[0-9]' >kcat.out || true
         check "kcat: 40 records routed (Platinum-* on 0-3, Gold-* on 4-5)" routes_ok kcat.out
+        echo "== the PyPI confluent-kafka wheel on the same mock cluster"
+        # Its own librdkafka, looking a bare name up through the system
+        # loader: the package's ldconfig cache entry is what it finds.
+        cat >wheel.py <<'PY'
+import sys
+import confluent_kafka
+got = {}
+def report(e, m):
+    got[m.key().decode()] = "error" if e else m.partition()
+p = confluent_kafka.Producer({
+    "bootstrap.servers": sys.argv[1],
+    "plugin.library.paths": "libbucketpriority",
+    "bucket.priority.topic": "orders",
+    "bucket.priority.buckets": "Platinum, Gold",
+    "bucket.priority.allocation": "70%, 30%"})
+for i in range(20):
+    for b in ("Platinum", "Gold"):
+        p.produce("orders", key="%s-w%d" % (b, i), value=b"v", on_delivery=report)
+p.flush(30)
+for k in sorted(got):
+    print("routed", k, got[k])
+with open("/proc/self/maps") as maps:
+    for path in sorted({l.split()[-1] for l in maps if "libbucketpriority" in l}):
+        print("plugin", path)
+PY
+        if wheel_python=$("$src/tests/clients/prepare-wheel.sh"); then
+                "$wheel_python" -I wheel.py "$bootstrap" >wheel.out 2>wheel.err ||
+                        bad "the wheel's producer: $(tail -3 wheel.err)"
+                check "PyPI wheel: 40 records routed by the plugin loaded by name" routes_ok wheel.out
+                check "PyPI wheel: the plugin mapped from $libdir only" \
+                        bash -c 'grep "^plugin " "$1" | grep -q . && ! grep "^plugin " "$1" | grep -Ev " $2/libbucketpriority\.so"' _ wheel.out "$libdir_re"
+        else
+                bad "a venv with the PyPI confluent-kafka wheel (tests/clients/prepare-wheel.sh)"
+        fi
 else
         bad "the mock cluster's bootstrap (python3: $(tail -3 py.err))"
 fi
