@@ -228,7 +228,7 @@ static rd_kafka_resp_err_t on_new(rd_kafka_t *rk,
         log_loaded(c, conf);
         bp_key_matcher_init(&c->matcher, &c->cfg);
         bp_client_change_homes(c);
-        bp_producer_on_new(c, rk, tconf);
+        bp_producer_on_new(c, rk, (rd_kafka_conf_t *)conf, tconf);
         return bp_consumer_on_new(c, rk, conf, errstr, errstr_size);
 }
 

@@ -1,7 +1,8 @@
 /*
  * bp_producer.c - the producer side of the plugin: sticky partitioning
- * kept off, the bucket partitioner installed on the configuration, and the
- * bucket topic's handle kept on it once the client runs (see
+ * kept off and the bucket partitioner installed once the client is known
+ * to be a producer, and the bucket topic's handle kept on it once the
+ * client runs (see
  * bp_producer.h). The routing itself is bp_partitioner.c.
  */
 #include <stdio.h>
@@ -95,40 +96,22 @@ void bp_producer_on_conf_init(bp_client_t *c, const rd_kafka_conf_t *conf) {
                 c->producer->sticky_user_value = (int)strtol(val, NULL, 10);
 }
 
-/* What a producer of the bucket topic needs, done with the first
- * bucket.priority.* property unless bucket.priority.bucket (consumers only)
- * came first: consumers then get no "producer property" warnings. */
-static rd_kafka_conf_res_t producer_setup(bp_client_t *c,
-                                          rd_kafka_conf_t *conf,
-                                          char *errstr, size_t errstr_size) {
-        rd_kafka_topic_conf_t *tconf;
-
-        if (c->producer->setup_done || c->cfg.consumer_bucket_cnt > 0)
-                return RD_KAFKA_CONF_OK;
-        c->producer->setup_done = 1;
-        tconf = rd_kafka_conf_get_default_topic_conf(conf);
-        if (!tconf) {
-                tconf = rd_kafka_topic_conf_new();
-                rd_kafka_topic_conf_set_partitioner_cb(tconf, bp_partitioner);
-                rd_kafka_conf_set_default_topic_conf(conf, tconf);
-        } else {
-                rd_kafka_topic_conf_set_partitioner_cb(tconf, bp_partitioner);
-        }
-        if (c->producer->sticky_user_value < 0)
-                return bp_conf_set_own(c, conf,
-                                       "sticky.partitioning.linger.ms", "0",
-                                       errstr, errstr_size);
-        return RD_KAFKA_CONF_OK;
-}
-
+/* A producer property of the bucket topic was accepted, unless
+ * bucket.priority.bucket (consumers only) came first: from then on a
+ * sticky.partitioning.linger.ms above 0 is refused (watch_sticky()). What a
+ * producer needs is installed only once the client is known to be a
+ * producer (install_producer(), from on_new()): a consumer configured with
+ * the same properties, in any order, is given no producer property, so
+ * librdkafka has no "producer property" warning to log. */
 rd_kafka_conf_res_t bp_producer_after_conf_set(bp_client_t *c,
                                                rd_kafka_conf_t *conf,
                                                const char *name,
                                                char *errstr,
                                                size_t errstr_size) {
-        if (consumer_only(name))
-                return RD_KAFKA_CONF_OK;
-        return producer_setup(c, conf, errstr, errstr_size);
+        (void)conf, (void)errstr, (void)errstr_size;
+        if (!consumer_only(name) && c->cfg.consumer_bucket_cnt == 0)
+                c->producer->setup_done = 1;
+        return RD_KAFKA_CONF_OK;
 }
 
 /* --- client time --------------------------------------------------------- */
@@ -164,8 +147,28 @@ static void keep_bucket_topic(bp_client_t *c, rd_kafka_topic_conf_t *tconf) {
                                                        bp_partitioner);
 }
 
+/* A producer of the bucket topic, in on_new(): the bucket partitioner on
+ * the client's default topic configuration and sticky partitioning off
+ * (unless the user chose a value, which watch_sticky() let through only
+ * as 0), both on the client's live copy of the configuration. */
+static void install_producer(bp_client_t *c, rd_kafka_conf_t *conf,
+                             rd_kafka_topic_conf_t *tconf) {
+        char err[256];
+
+        if (tconf)
+                rd_kafka_topic_conf_set_partitioner_cb(tconf, bp_partitioner);
+        if (c->producer->sticky_user_value < 0 &&
+            bp_conf_set_own(c, conf, "sticky.partitioning.linger.ms", "0", err,
+                            sizeof(err)) != RD_KAFKA_CONF_OK)
+                bp_client_log(c, 3,
+                              "cannot turn sticky partitioning off (%s): "
+                              "records without a key may land in any bucket",
+                              err);
+}
+
 void bp_producer_on_new(bp_client_t *c,
                         rd_kafka_t *rk,
+                        rd_kafka_conf_t *conf,
                         rd_kafka_topic_conf_t *tconf) {
         char name[64];
         size_t size = sizeof(name);
@@ -178,6 +181,8 @@ void bp_producer_on_new(bp_client_t *c,
         c->fallback_fn = bp_builtin_fn(c->cfg.fallback_builtin);
         if (rd_kafka_type(rk) != RD_KAFKA_PRODUCER)
                 return;
+        if (c->producer->setup_done)
+                install_producer(c, conf, tconf);
         rd_kafka_interceptor_add_on_send(rk, BP_NAME, on_send, c);
         if (c->mode == BP_MODE_BROKEN)
                 bp_client_log(c, 3, "%s; every record to %s fails",

@@ -1,8 +1,8 @@
 /*
  * bp_producer.h - the producer side's hooks, called by the entry point
- * (entry/bp_entry.c): what a producer of the bucket topic needs at
- * configuration time (the bucket partitioner, sticky partitioning off) and
- * once the client exists (the bucket topic's handle kept on the bucket
+ * (entry/bp_entry.c): what a producer of the bucket topic needs once the
+ * client exists and is known to be a producer (the bucket partitioner,
+ * sticky partitioning off, the bucket topic's handle kept on the bucket
  * partitioner whatever topic configuration the application brings).
  */
 #ifndef BP_PRODUCER_H
@@ -25,8 +25,9 @@ rd_kafka_conf_res_t bp_producer_on_conf_set(bp_client_t *c,
                                             char *errstr,
                                             size_t errstr_size);
 
-/** Called after bucket.priority.\p name was accepted: the first producer
- *  property installs the bucket partitioner. OK or INVALID. */
+/** Called after bucket.priority.\p name was accepted: notes that the
+ *  configuration is a bucket producer's unless it is a consumer's (nothing
+ *  is set on \p conf: that waits for on_new()). OK or INVALID. */
 rd_kafka_conf_res_t bp_producer_after_conf_set(bp_client_t *c,
                                                rd_kafka_conf_t *conf,
                                                const char *name,
@@ -34,11 +35,13 @@ rd_kafka_conf_res_t bp_producer_after_conf_set(bp_client_t *c,
                                                size_t errstr_size);
 
 /** Called from on_new() for every client: the partitioner of other topics
- *  and the fallback; for a producer, the on_send interceptor and the
- *  bucket topic's configuration. \p tconf: the client's default topic
- *  configuration, or NULL. */
+ *  and the fallback; for a producer, the bucket partitioner and sticky
+ *  partitioning off on \p conf (the client's live copy), the on_send
+ *  interceptor and the bucket topic's configuration. \p tconf: the
+ *  client's default topic configuration, or NULL. */
 void bp_producer_on_new(bp_client_t *c,
                         rd_kafka_t *rk,
+                        rd_kafka_conf_t *conf,
                         rd_kafka_topic_conf_t *tconf);
 
 /** Called when the client's main thread starts: makes the bucket topic's

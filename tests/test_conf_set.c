@@ -148,8 +148,10 @@ static void test_empty_dependencies_refused(void **state) {
         char err[512];
         (void)state;
 
+        /* librdkafka's default is kept on the configuration: the plugin
+         * sets 0 on the producer's own copy (test_sticky_before_plugin). */
         conf = expect_empty_refused(producer_example,
-                                    "sticky.partitioning.linger.ms", "0",
+                                    "sticky.partitioning.linger.ms", "10",
                                     "empty sticky on a producer");
         assert_int_equal(bp_test_set(conf, P "fallback.assignor", "", err,
                                      sizeof(err)),
@@ -181,6 +183,24 @@ static void expect_choice_refused(const kv_t *choice, const char *name,
         conf = conf_with(NULL, choice, after);
         expect_refused(conf, name, value, start, after);
         rd_kafka_conf_destroy(conf);
+}
+
+/* \p early (one property, or NULL) set before the plugin, the producer
+ * example after it: the producer made from it reads \p want for
+ * sticky.partitioning.linger.ms on its own (live) configuration. */
+static void expect_producer_sticky(const kv_t *early, const char *want,
+                                   const char *what) {
+        rd_kafka_conf_t *conf = conf_with(early, producer_example, what);
+        char err[512], val[64];
+        rd_kafka_t *rk;
+
+        rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof(err));
+        if (!rk)
+                fail_msg("%s: rd_kafka_new: %s", what, err);
+        conf_get((rd_kafka_conf_t *)rd_kafka_conf(rk), "sticky.partitioning.linger.ms", val,
+                 sizeof(val));
+        assert_string_equal(val, want);
+        rd_kafka_destroy(rk);
 }
 
 /* \p early (one property) set before the plugin, \p example after it: the
@@ -243,9 +263,81 @@ static void test_sticky_before_plugin(void **state) {
         rd_kafka_conf_destroy(conf);
 
         /* 0 is kept; librdkafka's default cannot be told from unset and is
-         * replaced by 0. */
-        expect_replaced(zero, producer_example, "0", "sticky 0 before");
-        expect_replaced(dflt, producer_example, "0", "sticky default before");
+         * replaced by 0, in the producer made from the configuration. */
+        expect_producer_sticky(zero, "0", "sticky 0 before");
+        expect_producer_sticky(dflt, "0", "sticky default before");
+        expect_producer_sticky(NULL, "0", "sticky unset");
+}
+
+/* --- a consumer is given no producer property, in any order --------------- */
+
+/* The CONFWARN lines of the clients made here. */
+static struct {
+        pthread_mutex_t lock;
+        int cnt;
+        char text[512];
+} confwarn = {PTHREAD_MUTEX_INITIALIZER, 0, ""};
+
+static void on_confwarn(const rd_kafka_t *rk, int level, const char *fac,
+                        const char *buf) {
+        (void)rk, (void)level;
+        if (strcmp(fac, "CONFWARN"))
+                return;
+        pthread_mutex_lock(&confwarn.lock);
+        if (!confwarn.cnt++)
+                snprintf(confwarn.text, sizeof(confwarn.text), "%s", buf);
+        pthread_mutex_unlock(&confwarn.lock);
+}
+
+/* The consumer quick start's five properties (README.md) in every one of
+ * their 120 orders after plugin.library.paths, as a Python dict or a sorted
+ * properties file gives them: the consumer logs no CONFWARN (before, the
+ * bucket definitions set before bucket.priority.bucket gave it
+ * sticky.partitioning.linger.ms and partitioner_cb, producer properties
+ * librdkafka warns about), and its configuration keeps librdkafka's
+ * sticky.partitioning.linger.ms. */
+static void test_consumer_any_order_no_warning(void **state) {
+        const kv_t *props = consumer_example; /* 5 entries */
+        int order[5] = {0, 1, 2, 3, 4}, n = 0, i, j, k;
+        (void)state;
+
+        for (;;) {
+                kv_t kv[6];
+                rd_kafka_conf_t *conf;
+                rd_kafka_t *rk;
+                char err[512], val[16];
+
+                for (i = 0; i < 5; i++)
+                        kv[i] = props[order[i]];
+                kv[5] = (kv_t){NULL, NULL};
+                conf  = conf_with(NULL, kv, "consumer order");
+                rd_kafka_conf_set_log_cb(conf, on_confwarn);
+                rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, err, sizeof(err));
+                if (!rk)
+                        fail_msg("order %d: rd_kafka_new: %s", n, err);
+                conf_get((rd_kafka_conf_t *)rd_kafka_conf(rk), "sticky.partitioning.linger.ms",
+                         val, sizeof(val));
+                rd_kafka_destroy(rk);
+                if (confwarn.cnt)
+                        fail_msg("order %d (%s first, %s last): %s", n,
+                                 kv[0].name, kv[4].name, confwarn.text);
+                assert_string_equal(val, "10");
+                n++;
+                /* next permutation (lexicographic) */
+                for (i = 3; i >= 0 && order[i] > order[i + 1]; i--)
+                        ;
+                if (i < 0)
+                        break;
+                for (j = 4; order[j] < order[i]; j--)
+                        ;
+                k = order[i], order[i] = order[j], order[j] = k;
+                for (j = i + 1, k = 4; j < k; j++, k--) {
+                        int t    = order[j];
+                        order[j] = order[k];
+                        order[k] = t;
+                }
+        }
+        assert_int_equal(n, 120);
 }
 
 /* --- the errors table of docs/configuration.md ---------------------------- */
@@ -714,6 +806,7 @@ int main(void) {
             cmocka_unit_test(test_errors_table_matches_docs),
             cmocka_unit_test(test_incomplete_log_names_client),
             cmocka_unit_test(test_version_line),
+            cmocka_unit_test(test_consumer_any_order_no_warning),
             cmocka_unit_test(test_protocol_before_bucket_old_librdkafka),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);

@@ -162,12 +162,13 @@ static void test_null_and_empty_keys_go_to_fallback(void **state) {
         (void)state;
 
         conf = bp_test_conf(cluster.bootstraps, BUCKET_CONF, NULL);
-        assert_int_equal(rd_kafka_conf_get(conf,
+        rk   = bp_test_producer(conf, &drs);
+        /* The plugin turns it off in the producer's own configuration. */
+        assert_int_equal(rd_kafka_conf_get(rd_kafka_conf(rk),
                                            "sticky.partitioning.linger.ms",
                                            val, &size),
                          RD_KAFKA_CONF_OK);
         assert_string_equal(val, "0");
-        rk = bp_test_producer(conf, &drs);
         for (i = 0; i < 100; i++)
                 assert_int_equal(i % 2 ? produce(rk, TOPIC, NULL, 0)
                                        : produce(rk, TOPIC, "", 0),
