@@ -197,6 +197,30 @@ static void log_loaded(bp_client_t *c, const rd_kafka_conf_t *conf) {
         }
 }
 
+/* A share consumer (KIP-932, rd_kafka_share_consumer_new(), librdkafka
+ * 2.15 and later), told by librdkafka refusing it client interceptors: the
+ * broker alone assigns its partitions, and it has no assignment, pause or
+ * rebalance callback, so nothing can hold it to a bucket. With producer
+ * properties only (one properties file for every client of an app) the
+ * plugin stays out of its way, silent. With a bucket, librdkafka refuses
+ * it before this point (the plugin's rebalance_cb); should a later
+ * librdkafka let it through, it says why here. */
+static rd_kafka_resp_err_t share_consumer_on_new(bp_client_t *c,
+                                                 rd_kafka_t *rk) {
+        c->rk          = rk;
+        c->log_unnamed = 1;
+        if (c->cfg.consumer_bucket_cnt > 0)
+                bp_client_log(c, 3,
+                              "bucket.priority.bucket cannot be kept by a "
+                              "share consumer (KIP-932): a share group's "
+                              "partitions are assigned by the broker alone, "
+                              "with no callback to hold them to one bucket; "
+                              "this consumer reads every bucket. Use a "
+                              "consumer group (the classic or the consumer "
+                              "protocol) for a bucket consumer");
+        return RD_KAFKA_RESP_ERR_NO_ERROR;
+}
+
 static rd_kafka_resp_err_t on_new(rd_kafka_t *rk,
                                   const rd_kafka_conf_t *conf,
                                   void *ic_opaque,
@@ -206,15 +230,21 @@ static rd_kafka_resp_err_t on_new(rd_kafka_t *rk,
         rd_kafka_topic_conf_t *tconf =
             rd_kafka_conf_get_default_topic_conf((rd_kafka_conf_t *)conf);
 
+        rd_kafka_resp_err_t destroy_err;
+
         c->log = (bp_log_fn_t *)bp_conf_pointer(conf, "log_cb");
+        /* Both log what on_new() had to say once the client is named. */
+        destroy_err =
+            rd_kafka_interceptor_add_on_destroy(rk, BP_NAME, on_destroy, c);
+        if (destroy_err == RD_KAFKA_RESP_ERR__NOT_IMPLEMENTED &&
+            rd_kafka_type(rk) == RD_KAFKA_CONSUMER)
+                return share_consumer_on_new(c, rk);
         if (bp_registry_add(rk, c)) {
                 snprintf(errstr, errstr_size, "too many clients in process");
                 return RD_KAFKA_RESP_ERR__FAIL;
         }
-        /* Both log what on_new() had to say once the client is named. */
-        if (rd_kafka_interceptor_add_on_thread_start(rk, BP_NAME,
-                                                     on_thread_start, c) ||
-            rd_kafka_interceptor_add_on_destroy(rk, BP_NAME, on_destroy, c)) {
+        if (destroy_err || rd_kafka_interceptor_add_on_thread_start(
+                               rk, BP_NAME, on_thread_start, c)) {
                 c->rk           = rk;
                 c->log_unnamed  = 1; /* nothing would log what is kept */
                 bp_client_log(c, 4,

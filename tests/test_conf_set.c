@@ -10,6 +10,7 @@
  * longer matches fails); the log of an incomplete configuration at
  * rd_kafka_new() names the client.
  */
+#include <dlfcn.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -768,6 +769,70 @@ static void test_version_line(void **state) {
                          0);
 }
 
+/* --- share consumers (KIP-932) ------------------------------------------- */
+
+/* rd_kafka_share_consumer_new() and rd_kafka_share_destroy() of librdkafka
+ * 2.15 and later, looked up at run time (this test is built on 2.0.2's
+ * header; the version matrix runs it on 2.15.1). */
+typedef void *(share_new_fn)(rd_kafka_conf_t *, char *, size_t);
+typedef rd_kafka_error_t *(share_destroy_fn)(void *);
+
+/* Every plugin line and CONFWARN of the clients made here. */
+static struct {
+        pthread_mutex_t lock;
+        int cnt;
+        char text[512];
+} noise = {PTHREAD_MUTEX_INITIALIZER, 0, ""};
+
+static void on_noise(const rd_kafka_t *rk, int level, const char *fac,
+                     const char *buf) {
+        (void)rk, (void)level;
+        if (strcmp(fac, "BUCKETPRIO") && strcmp(fac, "CONFWARN"))
+                return;
+        pthread_mutex_lock(&noise.lock);
+        if (!noise.cnt++)
+                snprintf(noise.text, sizeof(noise.text), "%s: %s", fac, buf);
+        pthread_mutex_unlock(&noise.lock);
+}
+
+/* A share consumer configured with the producer properties (one properties
+ * file for every client of an app) is created, and the plugin stays out of
+ * its way: no line of its own (before: "cannot register the client's
+ * interceptors ..."), no CONFWARN. With a bucket it does not start. */
+static void test_share_consumer(void **state) {
+        share_new_fn *share_new =
+            (share_new_fn *)dlsym(RTLD_DEFAULT, "rd_kafka_share_consumer_new");
+        share_destroy_fn *share_destroy =
+            (share_destroy_fn *)dlsym(RTLD_DEFAULT, "rd_kafka_share_destroy");
+        rd_kafka_conf_t *conf;
+        rd_kafka_error_t *error;
+        char err[512];
+        void *share;
+        (void)state;
+
+        if (!share_new || !share_destroy)
+                skip(); /* librdkafka older than 2.15: no share consumer */
+        conf = conf_with(NULL, producer_example, "share consumer");
+        assert_int_equal(rd_kafka_conf_set(conf, "group.id", "app", err,
+                                           sizeof(err)),
+                         RD_KAFKA_CONF_OK);
+        rd_kafka_conf_set_log_cb(conf, on_noise);
+        noise.cnt = 0;
+        share     = share_new(conf, err, sizeof(err));
+        if (!share)
+                fail_msg("share consumer with producer properties: %s", err);
+        if ((error = share_destroy(share)))
+                rd_kafka_error_destroy(error);
+        if (noise.cnt)
+                fail_msg("share consumer logged: %s", noise.text);
+
+        conf = conf_with(NULL, consumer_example, "share consumer, bucket");
+        err[0] = '\0';
+        assert_null(share_new(conf, err, sizeof(err)));
+        assert_non_null(strstr(err, "share consumer"));
+        rd_kafka_conf_destroy(conf);
+}
+
 /* On librdkafka older than 2.4, which knows no group.protocol,
  * group.protocol=consumer set before the bucket (Go's ConfigMap sets its
  * entries in no order) is refused naming the version, not as an unknown
@@ -807,6 +872,7 @@ int main(void) {
             cmocka_unit_test(test_incomplete_log_names_client),
             cmocka_unit_test(test_version_line),
             cmocka_unit_test(test_consumer_any_order_no_warning),
+            cmocka_unit_test(test_share_consumer),
             cmocka_unit_test(test_protocol_before_bucket_old_librdkafka),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
