@@ -56,7 +56,18 @@
 #define MAX_ID 300000
 /* Bulk records one member delivers while its critical lag is above 0, per
  * episode (test_mock_scheduler.c holds the classic protocol to the same). */
-#define STRICT_BOUND 50
+#define STRICT_BOUND_NATIVE 50
+/* Under AddressSanitizer the application's work per record and the
+ * scheduler's wake-ups run several times slower, and the suite's ASan pass
+ * shares 2 cores with the rest of CI: one run saw 79 there. The margin a
+ * loaded 2-core machine keeps; the control's runs of thousands stay far
+ * above it. The bound that judges speed is the benchmark's
+ * (docs/benchmarks.md). */
+#if defined(__SANITIZE_ADDRESS__)
+#define STRICT_BOUND (3 * STRICT_BOUND_NATIVE)
+#else
+#define STRICT_BOUND STRICT_BOUND_NATIVE
+#endif
 #define WORK_US 100
 
 enum { CRITICAL, NORMAL, BULK };
@@ -428,7 +439,7 @@ static void test_control(void **state) {
         print_message("control: %ld episodes, worst %ld bulk records\n",
                       m.episodes, m.worst);
         if (timing_asserted())
-                assert_true(m.worst > 5 * STRICT_BOUND);
+                assert_true(m.worst > 5 * STRICT_BOUND_NATIVE);
         member_close(&m);
 }
 

@@ -48,7 +48,18 @@
  * The documented bound is what the application consumes in about one
  * millisecond plus one wake-up of the scheduler; with ~100 µs of "work"
  * per bulk record that is around 10-20 records. */
-#define STRICT_BOUND 50
+#define STRICT_BOUND_NATIVE 50
+/* Under AddressSanitizer the application's work per record and the
+ * scheduler's wake-ups run several times slower, and the suite's ASan pass
+ * shares 2 cores with the rest of CI: one run saw 79 there. The margin a
+ * loaded 2-core machine keeps; the control's runs of thousands stay far
+ * above it. The bound that judges speed is the benchmark's
+ * (docs/benchmarks.md). */
+#if defined(__SANITIZE_ADDRESS__)
+#define STRICT_BOUND (3 * STRICT_BOUND_NATIVE)
+#else
+#define STRICT_BOUND STRICT_BOUND_NATIVE
+#endif
 
 /* Weighted: the critical share of deliveries while both buckets have
  * records waiting must be 30% within this many percentage points, in every
@@ -258,7 +269,7 @@ static void test_control_plain_consumer(void **state) {
         long worst;
         (void)state;
         worst = strict_run("control", NULL, 0, 1500, 1000);
-        assert_true(worst > 5 * STRICT_BOUND);
+        assert_true(worst > 5 * STRICT_BOUND_NATIVE);
 }
 
 /* test_strict's median stream delay: the full queue's yardstick. */
