@@ -56,18 +56,8 @@
 #define MAX_ID 300000
 /* Bulk records one member delivers while its critical lag is above 0, per
  * episode (test_mock_scheduler.c holds the classic protocol to the same). */
-#define STRICT_BOUND_NATIVE 50
-/* Under AddressSanitizer the application's work per record and the
- * scheduler's wake-ups run several times slower, and the suite's ASan pass
- * shares 2 cores with the rest of CI: one run saw 79 there. The margin a
- * loaded 2-core machine keeps; the control's runs of thousands stay far
- * above it. The bound that judges speed is the benchmark's
- * (docs/benchmarks.md). */
-#if defined(__SANITIZE_ADDRESS__)
-#define STRICT_BOUND (3 * STRICT_BOUND_NATIVE)
-#else
-#define STRICT_BOUND STRICT_BOUND_NATIVE
-#endif
+#define STRICT_BOUND_NATIVE BP_TEST_STRICT_BOUND_NATIVE
+#define STRICT_BOUND BP_TEST_STRICT_BOUND
 #define WORK_US 100
 
 enum { CRITICAL, NORMAL, BULK };

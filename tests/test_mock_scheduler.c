@@ -48,18 +48,8 @@
  * The documented bound is what the application consumes in about one
  * millisecond plus one wake-up of the scheduler; with ~100 µs of "work"
  * per bulk record that is around 10-20 records. */
-#define STRICT_BOUND_NATIVE 50
-/* Under AddressSanitizer the application's work per record and the
- * scheduler's wake-ups run several times slower, and the suite's ASan pass
- * shares 2 cores with the rest of CI: one run saw 79 there. The margin a
- * loaded 2-core machine keeps; the control's runs of thousands stay far
- * above it. The bound that judges speed is the benchmark's
- * (docs/benchmarks.md). */
-#if defined(__SANITIZE_ADDRESS__)
-#define STRICT_BOUND (3 * STRICT_BOUND_NATIVE)
-#else
-#define STRICT_BOUND STRICT_BOUND_NATIVE
-#endif
+#define STRICT_BOUND_NATIVE BP_TEST_STRICT_BOUND_NATIVE
+#define STRICT_BOUND BP_TEST_STRICT_BOUND
 
 /* Weighted: the critical share of deliveries while both buckets have
  * records waiting must be 30% within this many percentage points, in every

@@ -121,35 +121,7 @@ cd "$work"
 unset LD_LIBRARY_PATH PKG_CONFIG_PATH LD_PRELOAD CMAKE_PREFIX_PATH
 
 echo "== C program through pkg-config"
-cat >app.c <<'C'
-/* The installed header, library and plugin, as a C user builds them. */
-#include <bucket_priority.h>
-#include <stdio.h>
-#include <string.h>
-int main(void) {
-        char err[512];
-        rd_kafka_conf_t *conf = rd_kafka_conf_new();
-        if (rd_kafka_conf_set(conf, "plugin.library.paths", "libbucketpriority",
-                              err, sizeof(err)) != RD_KAFKA_CONF_OK) {
-                fprintf(stderr, "plugin not loaded: %s\n", err);
-                return 1;
-        }
-        if (rd_kafka_conf_set(conf, "bucket.priority.allocation", "70%, 20%",
-                              err, sizeof(err)) != RD_KAFKA_CONF_INVALID ||
-            !strstr(err, "bucket.priority.allocation")) {
-                fprintf(stderr, "a bad allocation was not refused: %s\n", err);
-                return 1;
-        }
-        rd_kafka_conf_destroy(conf);
-        if (strcmp(bp_version(), BP_VERSION_STR)) {
-                fprintf(stderr, "bp_version() %s, header %s\n", bp_version(),
-                        BP_VERSION_STR);
-                return 1;
-        }
-        printf("%s\n", bp_version());
-        return 0;
-}
-C
+cp "$src/tests/lib/installed_app.c" app.c
 if cc app.c $(pkg-config --cflags --libs bucketpriority) -o app-pc 2>cc.log; then
         ok "cc app.c \$(pkg-config --cflags --libs bucketpriority)"
         shown=$(./app-pc) || true
@@ -177,6 +149,39 @@ else
 fi
 
 echo "== Debian python3-confluent-kafka on the mock cluster"
+cat >produce.py <<'PY'
+# Produces 20 Platinum-<tag>N and 20 Gold-<tag>N records to "orders"
+# through the plugin loaded by its bare name, then prints each key's
+# partition ("routed KEY P") and the plugin file mapped ("plugin PATH").
+# Usage: python3 produce.py BOOTSTRAP TAG, or produce.produce() from mock.py.
+import sys
+import confluent_kafka
+
+def produce(bootstrap, tag):
+    got = {}
+    def report(e, m):
+        got[m.key().decode()] = "error" if e else m.partition()
+    p = confluent_kafka.Producer({
+        "bootstrap.servers": bootstrap,
+        "plugin.library.paths": "libbucketpriority",
+        "bucket.priority.topic": "orders",
+        "bucket.priority.buckets": "Platinum, Gold",
+        "bucket.priority.allocation": "70%, 30%"})
+    for i in range(20):
+        for b in ("Platinum", "Gold"):
+            p.produce("orders", key="%s-%s%d" % (b, tag, i), value=b"v",
+                      on_delivery=report)
+    p.flush(30)
+    for k in sorted(got):
+        print("routed", k, got[k])
+    with open("/proc/self/maps") as maps:
+        for path in sorted({l.split()[-1] for l in maps if "libbucketpriority" in l}):
+            print("plugin", path)
+    sys.stdout.flush()
+
+if __name__ == "__main__":
+    produce(sys.argv[1], sys.argv[2])
+PY
 cat >mock.py <<'PY'
 # Hosts librdkafka's mock cluster (orders: 6 partitions) in the librdkafka
 # confluent_kafka runs on, routes keys through the plugin loaded by name,
@@ -202,24 +207,8 @@ lib.rd_kafka_mock_topic_create(mc, b"orders", 6, 1)
 bootstrap = lib.rd_kafka_mock_cluster_bootstraps(mc).decode()
 print("bootstrap", bootstrap, flush=True)
 
-got = {}
-def report(e, m):
-    got[m.key().decode()] = "error" if e else m.partition()
-p = confluent_kafka.Producer({
-    "bootstrap.servers": bootstrap,
-    "plugin.library.paths": "libbucketpriority",
-    "bucket.priority.topic": "orders",
-    "bucket.priority.buckets": "Platinum, Gold",
-    "bucket.priority.allocation": "70%, 30%"})
-for i in range(20):
-    for b in ("Platinum", "Gold"):
-        p.produce("orders", key="%s-%d" % (b, i), value=b"v", on_delivery=report)
-p.flush(30)
-for k in sorted(got):
-    print("routed", k, got[k])
-with open("/proc/self/maps") as maps:
-    for path in sorted({l.split()[-1] for l in maps if "libbucketpriority" in l}):
-        print("plugin", path)
+import produce
+produce.produce(bootstrap, "")
 try:
     confluent_kafka.Producer({"plugin.library.paths": "libbucketpriority",
                               "bucket.priority.allocation": "70, 20"})
@@ -268,30 +257,8 @@ if [ -n "$bootstrap" ]; then
         echo "== the PyPI confluent-kafka wheel on the same mock cluster"
         # Its own librdkafka, looking a bare name up through the system
         # loader: the package's ldconfig cache entry is what it finds.
-        cat >wheel.py <<'PY'
-import sys
-import confluent_kafka
-got = {}
-def report(e, m):
-    got[m.key().decode()] = "error" if e else m.partition()
-p = confluent_kafka.Producer({
-    "bootstrap.servers": sys.argv[1],
-    "plugin.library.paths": "libbucketpriority",
-    "bucket.priority.topic": "orders",
-    "bucket.priority.buckets": "Platinum, Gold",
-    "bucket.priority.allocation": "70%, 30%"})
-for i in range(20):
-    for b in ("Platinum", "Gold"):
-        p.produce("orders", key="%s-w%d" % (b, i), value=b"v", on_delivery=report)
-p.flush(30)
-for k in sorted(got):
-    print("routed", k, got[k])
-with open("/proc/self/maps") as maps:
-    for path in sorted({l.split()[-1] for l in maps if "libbucketpriority" in l}):
-        print("plugin", path)
-PY
         if wheel_python=$("$src/tests/clients/prepare-wheel.sh"); then
-                "$wheel_python" -I wheel.py "$bootstrap" >wheel.out 2>wheel.err ||
+                "$wheel_python" -I produce.py "$bootstrap" w >wheel.out 2>wheel.err ||
                         bad "the wheel's producer: $(tail -3 wheel.err)"
                 check "PyPI wheel: 40 records routed by the plugin loaded by name" routes_ok wheel.out
                 check "PyPI wheel: the plugin mapped from $libdir only" \
