@@ -6,7 +6,8 @@
 #      (test_wheel.sh);
 #   2. the Debian packages, installed with dpkg and purged again
 #      (test_deb.sh; needs root);
-#   3. no path of the build machine in any artefact (no RPATH/RUNPATH, no
+#   3. the RPMs' files and requirements (rpm -qp; not installed here);
+#      no path of the build machine in any artefact (no RPATH/RUNPATH, no
 #      source or build folder in any file), and their sizes;
 #   4. the same bytes again: a second build from a copy of the tree in
 #      another folder, same SOURCE_DATE_EPOCH, gives the same SHA256SUMS.
@@ -47,6 +48,24 @@ else
         echo "=== packaging: the Debian packages need root (dpkg -i): not run"
         failed=$((failed + 1))
 fi
+
+# The RPMs, not installable here: their names, files and requirements
+# read with rpm -qp (the plugin with its unversioned name in /usr/lib64;
+# the tools needing librdkafka.so.1; -devel needing pkgconfig(rdkafka)).
+rpm_contents() {
+        local d=$dist bad=0
+        qp() { rpm -qp "$@" 2>/dev/null; }
+        qp -l "$d"/bucket-priority-[0-9]*.x86_64.rpm | grep -qx /usr/lib64/libbucketpriority.so || { echo "plugin RPM: no /usr/lib64/libbucketpriority.so"; bad=1; }
+        qp -l "$d"/bucket-priority-tools-*.rpm | grep -qx /usr/bin/bp-audit || { echo "tools RPM: no /usr/bin/bp-audit"; bad=1; }
+        qp -l "$d"/bucket-priority-tools-*.rpm | grep -qx /usr/share/man/man1/bp-layout.1.gz || { echo "tools RPM: no man page"; bad=1; }
+        qp -R "$d"/bucket-priority-tools-*.rpm | grep -q '^librdkafka.so.1()' || { echo "tools RPM: does not require librdkafka.so.1"; bad=1; }
+        qp -R "$d"/bucket-priority-[0-9]*.x86_64.rpm | grep -q librdkafka && { echo "plugin RPM requires librdkafka (it binds to the client's)"; bad=1; }
+        qp -l "$d"/bucket-priority-devel-*.rpm | grep -qx /usr/lib64/pkgconfig/bucketpriority.pc || { echo "devel RPM: no bucketpriority.pc"; bad=1; }
+        qp -R "$d"/bucket-priority-devel-*.rpm | grep -q '^pkgconfig(rdkafka) >= 2.0.2' || { echo "devel RPM: does not require pkgconfig(rdkafka)"; bad=1; }
+        for f in "$d"/*.rpm; do qp --qf '  %{NAME} %{VERSION}-%{RELEASE} %{ARCH}\n' "$f"; done
+        return $bad
+}
+check "the RPMs' files and requirements (rpm -qp)" rpm_contents
 
 # Unpacks every artefact under $1/<name>/ (wheels and .debs; RPMs when
 # rpm2cpio is there).
