@@ -223,11 +223,22 @@ class Change:
                            timeout=180)
         doc = json.loads(r.stdout) if r.returncode in (0, 1, 3, 4) else None
         self.audits.append((step, r.returncode))
+        if r.returncode not in (0, 4):
+            # kept for the reader of a failure: which finding, which group
+            with open(os.path.join(self.env.workdir, "%s-audit-step%d-%d.json"
+                                   % (self.name, step, len(self.audits))),
+                      "w") as f:
+                f.write(r.stdout + r.stderr)
         return r.returncode, doc["change"] if doc else None
 
     def audit_may_start(self, step):
+        """As docs/operations.md runs it: the step starts once bp-audit
+        says it may (exit 0); a fault it finds meanwhile (exit 1, a group
+        still rebalancing after the last step) is waited out like a
+        partition not drained, and fails the run if it lasts."""
         rc, change = self.audit(step)
-        return change is not None and change.get("may_start") is True
+        return rc == 0 and change is not None and \
+            change.get("may_start") is True
 
     def wait_drained(self, step):
         """Until bp-audit says the step may start; then the ledger must
