@@ -185,9 +185,10 @@ PY
 cat >mock.py <<'PY'
 # Hosts librdkafka's mock cluster (orders: 6 partitions) in the librdkafka
 # confluent_kafka runs on, routes keys through the plugin loaded by name,
-# prints the bootstrap, the routing and the plugin's path, then serves the
-# cluster (for kcat) until stdin closes.
-import ctypes, sys
+# reads them back with a Gold consumer, prints the bootstrap, the routing,
+# what the consumer got and the plugin's path, then serves the cluster (for
+# kcat) until stdin closes.
+import ctypes, sys, time
 import confluent_kafka
 
 lib = ctypes.CDLL("librdkafka.so.1")
@@ -209,6 +210,32 @@ print("bootstrap", bootstrap, flush=True)
 
 import produce
 produce.produce(bootstrap, "")
+# The consumer quick start (README.md), by name: in group orders-app.Gold,
+# assigned Gold's partitions 4-5 only, reading the 20 Gold records.
+c = confluent_kafka.Consumer({
+    "bootstrap.servers": bootstrap,
+    "plugin.library.paths": "libbucketpriority",
+    "bucket.priority.bucket": "Gold",
+    "bucket.priority.topic": "orders",
+    "bucket.priority.buckets": "Platinum, Gold",
+    "bucket.priority.allocation": "70%, 30%",
+    "group.id": "orders-app",
+    "auto.offset.reset": "earliest"})
+assigned, read = set(), []
+c.subscribe(["orders"],
+            on_assign=lambda cons, ps: assigned.update(p.partition for p in ps))
+deadline = time.time() + 30
+while time.time() < deadline and len(read) < 20:
+    m = c.poll(0.5)
+    if m is not None and not m.error():
+        read.append(m.partition())
+for _ in range(4):  # anything more than the 20 would show here
+    m = c.poll(0.5)
+    if m is not None and not m.error():
+        read.append(m.partition())
+print("consumer assigned", ",".join(map(str, sorted(assigned))))
+print("consumer read", len(read), ",".join(map(str, sorted(set(read)))))
+c.close()
 try:
     confluent_kafka.Producer({"plugin.library.paths": "libbucketpriority",
                               "bucket.priority.allocation": "70, 20"})
@@ -236,6 +263,8 @@ check "python3: 40 records routed (Platinum-* on 0-3, Gold-* on 4-5)" routes_ok 
 check "python3: the plugin mapped from $libdir only" \
         bash -c 'grep "^plugin " "$1" | grep -q . && ! grep "^plugin " "$1" | grep -Ev " $2/libbucketpriority\.so"' _ py.out "$libdir_re"
 check "python3: a bad allocation refused with the property's name" grep -qx 'refused True' py.out
+check "python3: a Gold consumer by name is assigned 4,5 only and reads the 20 Gold records there" \
+        bash -c 'grep -qx "consumer assigned 4,5" "$1" && grep -qx "consumer read 20 4,5" "$1" || { grep "^consumer" "$1"; false; }' _ py.out
 
 echo "== kcat on the same mock cluster ($bootstrap)"
 if [ -n "$bootstrap" ]; then
