@@ -151,7 +151,8 @@ static rd_kafka_resp_err_t on_destroy(rd_kafka_t *rk, void *ic_opaque) {
         return RD_KAFKA_RESP_ERR_NO_ERROR;
 }
 
-/* The client's log_level property (librdkafka's default 6 when unread). */
+/* The client's log_level property (librdkafka's default 6 when unread).
+ * Not bp_conf_int(): 0 is a level of its own here, not "unset". */
 static int client_log_level(const rd_kafka_conf_t *conf) {
         char v[16];
         size_t size = sizeof(v);
@@ -166,35 +167,26 @@ static int client_log_level(const rd_kafka_conf_t *conf) {
  * run, and what the plugin does in this client. log_level below 6 mutes
  * it. */
 static void log_loaded(bp_client_t *c, const rd_kafka_conf_t *conf) {
-        char topic[BP_SHOWN_VALUE_SIZE];
+        char topic[BP_SHOWN_VALUE_SIZE], what[BP_SHOWN_VALUE_SIZE + 64];
 
         if (client_log_level(conf) < 6)
                 return;
-        switch (c->mode) {
-        case BP_MODE_ACTIVE:
+        if (c->mode == BP_MODE_ACTIVE) {
                 bp_escape(c->cfg.topic, strlen(c->cfg.topic), 80, topic,
                           sizeof(topic));
-                bp_client_log(c, 6,
-                              "bucket-priority %s on librdkafka %s: topic "
-                              "\"%s\", %d buckets, %s layout",
-                              BP_VERSION_STR, rd_kafka_version_str(), topic,
-                              c->cfg.bucket_cnt,
-                              c->cfg.layout == BP_LAYOUT_STABLE ? "stable"
-                                                                : "contiguous");
-                break;
-        case BP_MODE_PASSTHROUGH:
-                bp_client_log(c, 6,
-                              "bucket-priority %s on librdkafka %s: no "
-                              "bucket.priority.* property set, nothing to do",
-                              BP_VERSION_STR, rd_kafka_version_str());
-                break;
-        default:
-                bp_client_log(c, 6,
-                              "bucket-priority %s on librdkafka %s: "
-                              "configuration incomplete, not routing",
-                              BP_VERSION_STR, rd_kafka_version_str());
-                break;
+                snprintf(what, sizeof(what), "topic \"%s\", %d buckets, %s layout",
+                         topic, c->cfg.bucket_cnt,
+                         c->cfg.layout == BP_LAYOUT_STABLE ? "stable"
+                                                           : "contiguous");
+        } else {
+                snprintf(what, sizeof(what), "%s",
+                         c->mode == BP_MODE_PASSTHROUGH
+                             ? "no bucket.priority.* property set, nothing "
+                               "to do"
+                             : "configuration incomplete, not routing");
         }
+        bp_client_log(c, 6, "bucket-priority %s on librdkafka %s: %s",
+                      BP_VERSION_STR, rd_kafka_version_str(), what);
 }
 
 /* A share consumer (KIP-932, rd_kafka_share_consumer_new(), librdkafka

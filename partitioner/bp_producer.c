@@ -28,7 +28,7 @@ static rd_kafka_conf_res_t watch_sticky(bp_client_t *c, const char *value,
         long v = value ? strtol(value, NULL, 10) : -1;
         char shown[BP_SHOWN_VALUE_SIZE];
 
-        if ((v > 0 || !value) && c->producer->setup_done) {
+        if ((v > 0 || !value) && c->producer->bucket_producer) {
                 snprintf(errstr, errstr_size,
                          "sticky.partitioning.linger.ms: invalid value "
                          "\"%s\" on a bucket-priority producer: must be "
@@ -110,7 +110,7 @@ rd_kafka_conf_res_t bp_producer_after_conf_set(bp_client_t *c,
                                                size_t errstr_size) {
         (void)conf, (void)errstr, (void)errstr_size;
         if (!consumer_only(name) && c->cfg.consumer_bucket_cnt == 0)
-                c->producer->setup_done = 1;
+                c->producer->bucket_producer = 1;
         return RD_KAFKA_CONF_OK;
 }
 
@@ -181,7 +181,7 @@ void bp_producer_on_new(bp_client_t *c,
         c->fallback_fn = bp_builtin_fn(c->cfg.fallback_builtin);
         if (rd_kafka_type(rk) != RD_KAFKA_PRODUCER)
                 return;
-        if (c->producer->setup_done)
+        if (c->producer->bucket_producer)
                 install_producer(c, conf, tconf);
         rd_kafka_interceptor_add_on_send(rk, BP_NAME, on_send, c);
         if (c->mode == BP_MODE_BROKEN)

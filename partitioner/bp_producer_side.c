@@ -17,7 +17,7 @@ bp_producer_side_t *bp_producer_side_dup(const bp_producer_side_t *src) {
         bp_producer_side_t *p = bp_producer_side_new();
         if (p) {
                 p->sticky_user_value = src->sticky_user_value;
-                p->setup_done        = src->setup_done;
+                p->bucket_producer   = src->bucket_producer;
         }
         return p;
 }

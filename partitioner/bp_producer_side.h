@@ -19,7 +19,7 @@
 typedef struct bp_producer_side {
         /* Configuration time (copied with the configuration). */
         int sticky_user_value; /**< -1 unless the user set it. */
-        int setup_done;        /**< A bucket producer's property was set:
+        int bucket_producer;   /**< A bucket producer's property was set:
                                     on_new() installs the partitioner. */
         /* Run time: the bucket topic's handle, made with the bucket
          * partitioner when the client starts, before the application can
