@@ -28,7 +28,11 @@ bp_consumer_side_t *bp_consumer_side_dup(const bp_consumer_side_t *src) {
 }
 
 void bp_consumer_side_destroy(bp_consumer_side_t *k) {
-        if (k)
+        if (k) {
                 free(k->change_seen.commits);
+                free(k->siblings_seen.read);
+                free(k->siblings_seen.best);
+                free(k->siblings_seen.from);
+        }
         free(k);
 }

@@ -81,6 +81,18 @@ typedef struct bp_consumer_side {
                 int32_t cnt;
                 const bp_layout_t *layout;
         } change_seen;
+        /** What the sibling groups had committed, per partition of the
+         *  topic, when this consumer last read them under \c layout
+         *  (bp_siblings.c): read[p] set once every sibling group answered
+         *  for p; best[p] the highest commit (-1: none), from[p] its
+         *  bucket. Its poll thread only. */
+        struct {
+                const bp_layout_t *layout;
+                int32_t cnt;
+                uint8_t *read;
+                int64_t *best;
+                int *from;
+        } siblings_seen;
 
         /* An active bucket consumer, from on_new() to on_destroy()
          * (bp_tracking.c): */

@@ -10,16 +10,16 @@
  *      added to the topic: auto.offset.reset=latest would skip what was
  *      written to it before this assignment, KAFKA-12261);
  *   4. else auto.offset.reset (a brand-new group).
+ * The sibling groups' commits are read by bp_siblings.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bp_change.h"
-#include "bp_config_lookup.h"
-#include "bp_connection.h"
 #include "bp_consumer_side.h"
 #include "bp_offsets.h"
+#include "bp_siblings.h"
 #include "bp_tracking.h"
 
 /* Committed offsets of this consumer's group for every partition of the
@@ -43,183 +43,6 @@ own_committed(bp_client_t *c, rd_kafka_t *rk, int32_t partition_cnt) {
                 return NULL;
         }
         return all;
-}
-
-/* The sibling reader's log: librdkafka's errors (an authentication that
- * failed, a broker out of reach) reach the client's log, the rest is
- * dropped. */
-static void reader_log(const rd_kafka_t *reader, int level, const char *fac,
-                       const char *buf) {
-        (void)fac;
-        if (level <= 3)
-                bp_client_log(rd_kafka_opaque(reader), 4,
-                              "sibling offsets reader: %s", buf);
-}
-
-/* The configuration every sibling reader starts from: the client's
- * connection, security and identity properties only (bp_connection.h), no
- * plugin, no application callback, the reader's log and no commits. Made
- * once per rebalance, copied for each sibling group. */
-static rd_kafka_conf_t *reader_conf(bp_client_t *c, rd_kafka_t *rk) {
-        rd_kafka_conf_t *conf = rd_kafka_conf_new();
-        size_t cnt = 0, i;
-        const char **kv =
-            rd_kafka_conf_dump((rd_kafka_conf_t *)rd_kafka_conf(rk), &cnt);
-        char ignored[256];
-
-        /* A property this build refuses is one the client holds at its
-         * default (a Windows-only or OpenSSL-only setting) or a callback
-         * pointer: the reader goes without it. */
-        for (i = 0; i + 1 < cnt; i += 2)
-                if (bp_connection_property(kv[i]) && kv[i + 1][0])
-                        rd_kafka_conf_set(conf, kv[i], kv[i + 1], ignored,
-                                          sizeof(ignored));
-        rd_kafka_conf_dump_free(kv, cnt);
-        rd_kafka_conf_set(conf, "enable.auto.commit", "false", ignored,
-                          sizeof(ignored));
-        rd_kafka_conf_set_opaque(conf, c);
-        rd_kafka_conf_set_log_cb(conf, reader_log);
-        return conf;
-}
-
-/* A consumer of group \p group that joins nothing, made from \p base.
- * NULL with \p errstr filled when librdkafka refuses it. */
-static rd_kafka_t *sibling_reader(const rd_kafka_conf_t *base,
-                                  const char *group, char *errstr,
-                                  size_t errstr_size) {
-        rd_kafka_conf_t *conf = rd_kafka_conf_dup(base);
-        rd_kafka_t *reader;
-
-        if (rd_kafka_conf_set(conf, "group.id", group, errstr, errstr_size) ||
-            !(reader = rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr,
-                                    errstr_size))) {
-                rd_kafka_conf_destroy(conf);
-                return NULL;
-        }
-        return reader;
-}
-
-/* Raises best[p] to the offsets group \p group committed for \p missing.
- * They are read the way the group's own consumers read them, with
- * rd_kafka_committed(), which waits out a coordinator that is still
- * loading. (The Admin API's ListConsumerGroupOffsets crashes librdkafka
- * 2.0.2 to 2.15.1 when the coordinator answers it with an error, as in
- * the first seconds of a broker.) */
-static void sibling_offsets(bp_client_t *c, const rd_kafka_conf_t *base,
-                            const char *group, int bucket, int *from,
-                            const rd_kafka_topic_partition_list_t *missing,
-                            int64_t *best, int32_t partition_cnt) {
-        rd_kafka_topic_partition_list_t *parts;
-        rd_kafka_resp_err_t err;
-        rd_kafka_t *reader;
-        char errstr[256];
-        int i;
-
-        if (!(reader = sibling_reader(base, group, errstr, sizeof(errstr)))) {
-                bp_client_log(c, 4,
-                              "cannot read the offsets of sibling group "
-                              "\"%s\" (%s)",
-                              group, errstr);
-                return;
-        }
-        parts = rd_kafka_topic_partition_list_copy(missing);
-        err   = rd_kafka_committed(reader, parts, BP_REBALANCE_TIMEOUT_MS);
-        if (err)
-                bp_client_log(c, 4,
-                              "cannot read the offsets of sibling group "
-                              "\"%s\" (%s)",
-                              group, rd_kafka_err2str(err));
-        for (i = 0; !err && i < parts->cnt; i++) {
-                const rd_kafka_topic_partition_t *e = &parts->elems[i];
-                if (!e->err && e->offset >= 0 && e->partition >= 0 &&
-                    e->partition < partition_cnt &&
-                    e->offset > best[e->partition])
-                {
-                        best[e->partition] = e->offset;
-                        from[e->partition] = bucket;
-                }
-        }
-        rd_kafka_topic_partition_list_destroy(parts);
-        rd_kafka_destroy(reader);
-}
-
-/* 1 when the client authenticates with OAUTHBEARER through a token
- * refresh callback of the application: the reader would get no token
- * (a callback is not a property it can copy) and wait out the timeout per
- * sibling group. librdkafka installs a callback of its own for the
- * built-in unsecured token and for OIDC: those readers get them too. */
-static int token_from_application(rd_kafka_t *rk) {
-        const rd_kafka_conf_t *conf = rd_kafka_conf(rk);
-        char v[64];
-        size_t size = sizeof(v);
-        void *cb    = NULL;
-
-        if (rd_kafka_conf_get(conf, "sasl.mechanisms", v, &size) ||
-            strcmp(v, "OAUTHBEARER"))
-                return 0;
-        size = sizeof(v);
-        if (rd_kafka_conf_get(conf, "enable.sasl.oauthbearer.unsecure.jwt",
-                              v, &size) == RD_KAFKA_CONF_OK &&
-            !strcmp(v, "true"))
-                return 0;
-        size = sizeof(v);
-        if (rd_kafka_conf_get(conf, "sasl.oauthbearer.method", v, &size) ==
-                RD_KAFKA_CONF_OK &&
-            !strcmp(v, "oidc"))
-                return 0;
-        size = sizeof(v);
-        return rd_kafka_conf_get(conf, "oauthbearer_token_refresh_cb", v,
-                                 &size) == RD_KAFKA_CONF_OK &&
-               sscanf(v, "%p", &cb) == 1 && cb;
-}
-
-/* Highest sibling offsets for the partitions in \p missing, in best[],
- * and the bucket of the group that committed each in from[] (-1: a bucket
- * a layout change adds). */
-static void siblings(bp_client_t *c, rd_kafka_t *rk,
-                     const rd_kafka_topic_partition_list_t *missing,
-                     int64_t *best, int *from, int32_t partition_cnt) {
-        char group[sizeof(c->consumer->base_group_id) + BP_MAX_NAME_LEN + 2];
-        rd_kafka_conf_t *base;
-        int b;
-
-        /* Sibling groups exist by name only with one group per bucket and a
-         * consumer serving a single bucket. */
-        if (!c->cfg.group_per_bucket || !c->consumer->base_group_id[0] ||
-            c->cfg.consumer_bucket_cnt != 1)
-                return;
-        if (token_from_application(rk)) {
-                bp_client_log(c, 4,
-                              "sibling offsets not read: the client gets "
-                              "its OAUTHBEARER token from an application "
-                              "callback, which the plugin's reader cannot "
-                              "use; partitions this group never committed "
-                              "follow start-offset rules 3 and 4 (the "
-                              "beginning, once the group has committed)");
-                return;
-        }
-        base = reader_conf(c, rk);
-        for (b = 0; b < c->cfg.bucket_cnt; b++) {
-                if (b == c->cfg.consumer_buckets[0])
-                        continue;
-                snprintf(group, sizeof(group), "%s.%s",
-                         c->consumer->base_group_id,
-                         c->cfg.buckets[b].name);
-                sibling_offsets(c, base, group, b, from, missing, best,
-                                partition_cnt);
-        }
-        /* During a layout change, the buckets it adds are siblings too. */
-        for (b = 0; b < c->cfg.next.bucket_cnt; b++) {
-                const bp_bucket_def_t *n = &c->cfg.next.buckets[b];
-                if (bp_config_find_bucket(&c->cfg, n->name, n->name_len) >= 0)
-                        continue;
-                snprintf(group, sizeof(group), "%s.%s",
-                         c->consumer->base_group_id,
-                         n->name);
-                sibling_offsets(c, base, group, -1, from, missing, best,
-                                partition_cnt);
-        }
-        rd_kafka_conf_destroy(base);
 }
 
 /* A partition taken over from a sibling group whose end lies past that
@@ -352,7 +175,7 @@ void bp_offsets_decide(bp_client_t *c,
                         best[p] = -1;
                         from[p] = -1;
                 }
-                siblings(c, rk, mine, best, from, partition_cnt);
+                bp_siblings_read(c, rk, mine, best, from, partition_cnt);
                 for (i = 0; i < assigned->cnt; i++) {
                         rd_kafka_topic_partition_t *e = &assigned->elems[i];
                         if (strcmp(e->topic, c->cfg.topic) ||

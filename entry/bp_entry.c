@@ -151,17 +151,6 @@ static rd_kafka_resp_err_t on_destroy(rd_kafka_t *rk, void *ic_opaque) {
         return RD_KAFKA_RESP_ERR_NO_ERROR;
 }
 
-/* The client's log_level property (librdkafka's default 6 when unread).
- * Not bp_conf_int(): 0 is a level of its own here, not "unset". */
-static int client_log_level(const rd_kafka_conf_t *conf) {
-        char v[16];
-        size_t size = sizeof(v);
-
-        if (rd_kafka_conf_get(conf, "log_level", v, &size) != RD_KAFKA_CONF_OK)
-                return 6;
-        return atoi(v);
-}
-
 /* The plugin's first line in each client, at level 6 (info) as Kafka's own
  * clients log their version: which bucket-priority and which librdkafka
  * run, and what the plugin does in this client. log_level below 6 mutes
@@ -169,7 +158,7 @@ static int client_log_level(const rd_kafka_conf_t *conf) {
 static void log_loaded(bp_client_t *c, const rd_kafka_conf_t *conf) {
         char topic[BP_SHOWN_VALUE_SIZE], what[BP_SHOWN_VALUE_SIZE + 64];
 
-        if (client_log_level(conf) < 6)
+        if (bp_conf_log_level(conf) < 6)
                 return;
         if (c->mode == BP_MODE_ACTIVE) {
                 bp_escape(c->cfg.topic, strlen(c->cfg.topic), 80, topic,

@@ -87,6 +87,15 @@ void *bp_conf_pointer(const rd_kafka_conf_t *conf, const char *name) {
                    : NULL;
 }
 
+int bp_conf_log_level(const rd_kafka_conf_t *conf) {
+        char v[16];
+        size_t size = sizeof(v);
+
+        if (rd_kafka_conf_get(conf, "log_level", v, &size) != RD_KAFKA_CONF_OK)
+                return 6;
+        return atoi(v);
+}
+
 int64_t bp_conf_int(const rd_kafka_conf_t *conf, const char *name,
                     int64_t dflt) {
         char v[32];

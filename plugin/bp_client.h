@@ -155,6 +155,10 @@ rd_kafka_conf_res_t bp_conf_set_own(bp_client_t *c, rd_kafka_conf_t *conf,
                                     const char *name, const char *value,
                                     char *errstr, size_t errstr_size);
 
+/** The client's log_level property (librdkafka's default 6 when it cannot
+ *  be read). Not bp_conf_int(): 0 is a level of its own, not "unset". */
+int bp_conf_log_level(const rd_kafka_conf_t *conf);
+
 /** The positive integer value of property \p name of \p conf, or \p dflt
  *  when it is unset, not a number or not above 0. */
 int64_t bp_conf_int(const rd_kafka_conf_t *conf, const char *name,

@@ -4,7 +4,8 @@
  * record consumed only by consumers of its bucket through rebalances, the
  * three ways to integrate (properties only, chained callback, replaced
  * callback caught by the safety net), the statistics of a consumer of one
- * bucket, and the start offsets that keep any record from being skipped.
+ * bucket, and the start offsets that keep any record from being skipped
+ * (with the clients a rebalance makes to read them at 50 buckets).
  */
 #include <pthread.h>
 #include <setjmp.h>
@@ -818,10 +819,10 @@ static void test_events_mapped_by_name(void **state) {
 
 /* --- start offsets -------------------------------------------------------- */
 
-/* Commits \p offset for partition \p p of "offsets" in group \p group on
+/* Commits \p offset for partition \p p of \p topic in group \p group on
  * the cluster at \p bootstraps. */
-static void commit_as(const char *bootstraps, const char *group, int32_t p,
-                      int64_t offset) {
+static void commit_topic_as(const char *bootstraps, const char *group,
+                            const char *topic, int32_t p, int64_t offset) {
         rd_kafka_conf_t *conf = rd_kafka_conf_new();
         rd_kafka_topic_partition_list_t *l =
             rd_kafka_topic_partition_list_new(1);
@@ -833,10 +834,16 @@ static void commit_as(const char *bootstraps, const char *group, int32_t p,
         rd_kafka_conf_set(conf, "group.id", group, err, sizeof(err));
         rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, err, sizeof(err));
         assert_non_null(rk);
-        rd_kafka_topic_partition_list_add(l, "offsets", p)->offset = offset;
+        rd_kafka_topic_partition_list_add(l, topic, p)->offset = offset;
         assert_int_equal(rd_kafka_commit(rk, l, 0), 0);
         rd_kafka_topic_partition_list_destroy(l);
         rd_kafka_destroy(rk);
+}
+
+/* commit_topic_as() on "offsets". */
+static void commit_as(const char *bootstraps, const char *group, int32_t p,
+                      int64_t offset) {
+        commit_topic_as(bootstraps, group, "offsets", p, offset);
 }
 
 /* The plugin's lines about sibling groups, from the last consumer made by
@@ -997,6 +1004,120 @@ static void test_start_offsets_sibling_unreadable(void **state) {
         bp_test_cluster_stop(&three);
 }
 
+/* --- sibling reads at 50 buckets ------------------------------------------ */
+
+#define FIFTY 50
+
+/* The plugin's "start offsets:" line of the last rebalance (log_level 7). */
+static char reads_log[512];
+
+static void capture_reads_log(const rd_kafka_t *rk, int level,
+                              const char *fac, const char *buf) {
+        (void)rk, (void)level;
+        if (!strcmp(fac, "BUCKETPRIO") && strstr(buf, "start offsets:"))
+                snprintf(reads_log, sizeof(reads_log), "%s", buf);
+}
+
+/* What the last rebalance's line says: groups read, partitions read for,
+ * readers alive at once, partitions known from before. */
+typedef struct sibling_reads {
+        int read, groups, partitions, peak, known;
+} sibling_reads_t;
+
+static sibling_reads_t last_reads(void) {
+        sibling_reads_t r = {-1, -1, -1, -1, -1};
+        long long ms;
+        assert_int_equal(
+            sscanf(reads_log,
+                   "start offsets: %d of %d sibling groups read for %d "
+                   "partitions, at most %d at once, in %lld ms; %d",
+                   &r.read, &r.groups, &r.partitions, &r.peak, &ms, &r.known),
+            6);
+        reads_log[0] = '\0';
+        return r;
+}
+
+/* Starts of the bucket's partitions for the whole topic handed to the
+ * consumer, as a classic group of one member gets it. */
+static void map_all(rd_kafka_t *rk, int32_t cnt, int64_t *start) {
+        rd_kafka_topic_partition_list_t *given =
+            rd_kafka_topic_partition_list_new(cnt), *mapped;
+        char errstr[256];
+        int32_t p;
+        int i;
+
+        for (p = 0; p < cnt; p++)
+                rd_kafka_topic_partition_list_add(given, "fifty", p);
+        mapped = bp_assignment_map(rk, given, errstr, sizeof(errstr));
+        assert_non_null(mapped);
+        assert_int_equal(mapped->cnt, 2); /* b0: partitions 0 and 1 */
+        for (i = 0; i < mapped->cnt; i++)
+                start[mapped->elems[i].partition] = mapped->elems[i].offset;
+        rd_kafka_topic_partition_list_destroy(mapped);
+        rd_kafka_topic_partition_list_destroy(given);
+}
+
+/* A consumer of bucket b0 of 50 (2% each, 100 partitions): its first
+ * rebalance reads the 49 sibling groups with one short-lived client each,
+ * several at once; the next rebalances under the same layout read none and
+ * start where the first decided (the highest sibling commit, here
+ * many.b7's 42 on partition 1). */
+static void test_sibling_reads_fifty_buckets(void **state) {
+        char names[FIFTY * 4], alloc[FIFTY * 4];
+        size_t n = 0, a = 0;
+        rd_kafka_conf_t *conf;
+        rd_kafka_t *rk;
+        sibling_reads_t r;
+        int64_t start[100];
+        char errstr[512];
+        int b, round;
+        (void)state;
+
+        for (b = 0; b < FIFTY; b++) {
+                n += (size_t)snprintf(names + n, sizeof(names) - n, "%sb%d",
+                                      b ? "," : "", b);
+                a += (size_t)snprintf(alloc + a, sizeof(alloc) - a, "%s2",
+                                      b ? "," : "");
+        }
+        bp_test_cluster_topic(&cluster, "fifty", 100);
+        commit_topic_as(cluster.bootstraps, "many.b7", "fifty", 1, 42);
+        commit_topic_as(cluster.bootstraps, "many.b3", "fifty", 1, 17);
+
+        conf = bp_test_conf(cluster.bootstraps, "bucket.priority.topic",
+                            "fifty", "bucket.priority.buckets", names,
+                            "bucket.priority.allocation", alloc,
+                            "bucket.priority.bucket", "b0", "group.id",
+                            "many", "log_level", "7", NULL);
+        rd_kafka_conf_set_log_cb(conf, capture_reads_log);
+        rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr, sizeof(errstr));
+        assert_non_null(rk);
+
+        reads_log[0] = '\0';
+        map_all(rk, 100, start);
+        r = last_reads();
+        assert_int_equal(r.groups, FIFTY - 1); /* one client per sibling */
+        assert_int_equal(r.read, FIFTY - 1);
+        assert_int_equal(r.partitions, 2);
+        assert_true(r.peak >= 2);  /* read in parallel */
+        assert_true(r.peak <= 16); /* BP_SIBLING_READERS_MAX */
+        assert_int_equal(r.known, 0);
+        assert_int_equal(start[1], 42);
+        assert_int_equal(start[0], RD_KAFKA_OFFSET_INVALID);
+
+        /* A join, a leave: the same layout, nothing read again. */
+        for (round = 0; round < 2; round++) {
+                start[0] = start[1] = 0;
+                map_all(rk, 100, start);
+                r = last_reads();
+                assert_int_equal(r.groups, 0);
+                assert_int_equal(r.partitions, 0);
+                assert_int_equal(r.known, 2);
+                assert_int_equal(start[1], 42);
+                assert_int_equal(start[0], RD_KAFKA_OFFSET_INVALID);
+        }
+        rd_kafka_destroy(rk);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_group_id_derived_in_any_order),
@@ -1012,6 +1133,7 @@ int main(void) {
             cmocka_unit_test(test_start_offsets),
             cmocka_unit_test(test_start_offsets_sibling_coordinator_loading),
             cmocka_unit_test(test_start_offsets_sibling_unreadable),
+            cmocka_unit_test(test_sibling_reads_fifty_buckets),
         };
         return cmocka_run_group_tests(tests, setup, bp_test_cluster_teardown);
 }

@@ -1,0 +1,380 @@
+/*
+ * bp_siblings.c - the sibling bucket groups' commits, read in parallel (see
+ * bp_siblings.h).
+ *
+ * How a rebalance reads them. The consumer of bucket Gold in group G lists
+ * its sibling groups: G.<bucket> for every other bucket of the layout, and
+ * for every bucket a layout change in progress adds. Each is read by a
+ * short-lived consumer of that group that joins nothing (a "reader"):
+ * rd_kafka_new(), rd_kafka_committed() for the partitions just assigned,
+ * rd_kafka_destroy(). That is how the group's own consumers read their
+ * commits, and it waits out a coordinator that is still loading. (The Admin
+ * API's ListConsumerGroupOffsets would read them all from one client, but
+ * it crashes librdkafka 2.0.2 to 2.15.1 when a coordinator answers with an
+ * error, as in the first seconds of a broker.)
+ *
+ * A reader costs a connection, a coordinator lookup and one OffsetFetch:
+ * about 7 ms on a local Kafka 4.4, so 49 siblings read one after another
+ * held a rebalance of 50 buckets 0.4 s. Up to BP_SIBLING_READERS_MAX
+ * threads now take the groups from a shared counter, each with its own
+ * reader and result; the calling thread merges the results in bucket
+ * order once all are done, so the answer is the one the sequential reads
+ * gave (the highest commit; on a tie, the first bucket in order).
+ *
+ * What is read is kept, per partition, for the layout it was read under
+ * (bp_consumer_side_t.siblings_seen), and a later rebalance reads only the
+ * partitions not known yet: a member joining or leaving a group of 50
+ * buckets then starts no reader at all in the members that stay. Under one
+ * layout a sibling group's commits on this bucket's partitions do not
+ * move: its members map with the same layout and never hold them. They
+ * move when the layout changes: the topic grew (another layout, the record
+ * starts empty) or a layout change is under way (nothing is kept while
+ * bucket.priority.next.* is set, every rebalance reads). Only a sibling
+ * member mapping with another layout, a misconfiguration bp-audit reports,
+ * could move them meanwhile; this consumer then starts at its own group's
+ * commit and reads again what that member read (at least once, nothing
+ * skipped). A partition some sibling group did not answer for is not
+ * kept, and read again at the next rebalance.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bp_config_lookup.h"
+#include "bp_connection.h"
+#include "bp_consumer_side.h"
+#include "bp_offsets.h"
+#include "bp_siblings.h"
+
+/* One sibling group to read, and what was read. */
+typedef struct sibling_read {
+        char group[sizeof(((bp_consumer_side_t *)0)->base_group_id) +
+                   BP_MAX_NAME_LEN + 2];
+        int bucket;                /* -1: a bucket a layout change adds */
+        rd_kafka_conf_t *conf;     /* the reader's, until it is made */
+        rd_kafka_topic_partition_list_t *committed; /* NULL: not read */
+} sibling_read_t;
+
+/* The reads of one rebalance, shared by the reader threads. */
+typedef struct sibling_batch {
+        bp_client_t *c;
+        const rd_kafka_topic_partition_list_t *wanted;
+        sibling_read_t *reads;
+        int cnt;
+        atomic_int next;      /* the next read to take */
+        atomic_int in_flight; /* readers alive now */
+        atomic_int peak;      /* the most alive at once */
+} sibling_batch_t;
+
+/* The reader's log: librdkafka's errors (an authentication that failed, a
+ * broker out of reach) reach the client's log, the rest is dropped. */
+static void reader_log(const rd_kafka_t *reader, int level, const char *fac,
+                       const char *buf) {
+        (void)fac;
+        if (level <= 3)
+                bp_client_log(rd_kafka_opaque(reader), 4,
+                              "sibling offsets reader: %s", buf);
+}
+
+/* The configuration every reader starts from: the client's connection,
+ * security and identity properties only (bp_connection.h), no plugin, no
+ * application callback, the reader's log and no commits. */
+static rd_kafka_conf_t *reader_conf(bp_client_t *c, rd_kafka_t *rk) {
+        rd_kafka_conf_t *conf = rd_kafka_conf_new();
+        size_t cnt = 0, i;
+        const char **kv =
+            rd_kafka_conf_dump((rd_kafka_conf_t *)rd_kafka_conf(rk), &cnt);
+        char ignored[256];
+
+        /* A property this build refuses is one the client holds at its
+         * default (a Windows-only or OpenSSL-only setting) or a callback
+         * pointer: the reader goes without it. */
+        for (i = 0; i + 1 < cnt; i += 2)
+                if (bp_connection_property(kv[i]) && kv[i + 1][0])
+                        rd_kafka_conf_set(conf, kv[i], kv[i + 1], ignored,
+                                          sizeof(ignored));
+        rd_kafka_conf_dump_free(kv, cnt);
+        rd_kafka_conf_set(conf, "enable.auto.commit", "false", ignored,
+                          sizeof(ignored));
+        rd_kafka_conf_set_opaque(conf, c);
+        rd_kafka_conf_set_log_cb(conf, reader_log);
+        return conf;
+}
+
+/* Reads one sibling group's commits for the wanted partitions into
+ * r->committed (left NULL, and logged, when they cannot be read). */
+static void read_one(sibling_batch_t *b, sibling_read_t *r) {
+        rd_kafka_topic_partition_list_t *parts;
+        rd_kafka_resp_err_t err;
+        rd_kafka_t *reader;
+        char errstr[256];
+        int now, peak;
+
+        if (rd_kafka_conf_set(r->conf, "group.id", r->group, errstr,
+                              sizeof(errstr)) ||
+            !(reader = rd_kafka_new(RD_KAFKA_CONSUMER, r->conf, errstr,
+                                    sizeof(errstr)))) {
+                rd_kafka_conf_destroy(r->conf);
+                r->conf = NULL;
+                bp_client_log(b->c, 4,
+                              "cannot read the offsets of sibling group "
+                              "\"%s\" (%s)",
+                              r->group, errstr);
+                return;
+        }
+        r->conf = NULL; /* the reader owns it */
+        now     = atomic_fetch_add(&b->in_flight, 1) + 1;
+        peak    = atomic_load(&b->peak);
+        while (now > peak && !atomic_compare_exchange_weak(&b->peak, &peak,
+                                                           now))
+                ;
+        parts = rd_kafka_topic_partition_list_copy(b->wanted);
+        err   = rd_kafka_committed(reader, parts, BP_REBALANCE_TIMEOUT_MS);
+        if (err) {
+                bp_client_log(b->c, 4,
+                              "cannot read the offsets of sibling group "
+                              "\"%s\" (%s)",
+                              r->group, rd_kafka_err2str(err));
+                rd_kafka_topic_partition_list_destroy(parts);
+        } else
+                r->committed = parts;
+        rd_kafka_destroy(reader);
+        atomic_fetch_sub(&b->in_flight, 1);
+}
+
+static void *reader_thread(void *arg) {
+        sibling_batch_t *b = arg;
+        int i;
+
+        while ((i = atomic_fetch_add(&b->next, 1)) < b->cnt)
+                read_one(b, &b->reads[i]);
+        return NULL;
+}
+
+/* Reads every group of \p b: up to BP_SIBLING_READERS_MAX threads, the
+ * calling thread taking part; a thread that cannot start leaves its share
+ * to the others. */
+static void read_all(sibling_batch_t *b) {
+        pthread_t threads[BP_SIBLING_READERS_MAX - 1];
+        int started = 0, want, i;
+
+        want = b->cnt < BP_SIBLING_READERS_MAX ? b->cnt
+                                               : BP_SIBLING_READERS_MAX;
+        for (i = 0; i < want - 1; i++)
+                if (!pthread_create(&threads[started], NULL, reader_thread, b))
+                        started++;
+        reader_thread(b);
+        for (i = 0; i < started; i++)
+                pthread_join(threads[i], NULL);
+}
+
+/* 1 when the client authenticates with OAUTHBEARER through a token
+ * refresh callback of the application: a reader would get no token (a
+ * callback is not a property it can copy) and wait out the timeout.
+ * librdkafka installs a callback of its own for the built-in unsecured
+ * token and for OIDC: those readers get them too. */
+static int token_from_application(rd_kafka_t *rk) {
+        const rd_kafka_conf_t *conf = rd_kafka_conf(rk);
+        char v[64];
+        size_t size = sizeof(v);
+        void *cb    = NULL;
+
+        if (rd_kafka_conf_get(conf, "sasl.mechanisms", v, &size) ||
+            strcmp(v, "OAUTHBEARER"))
+                return 0;
+        size = sizeof(v);
+        if (rd_kafka_conf_get(conf, "enable.sasl.oauthbearer.unsecure.jwt",
+                              v, &size) == RD_KAFKA_CONF_OK &&
+            !strcmp(v, "true"))
+                return 0;
+        size = sizeof(v);
+        if (rd_kafka_conf_get(conf, "sasl.oauthbearer.method", v, &size) ==
+                RD_KAFKA_CONF_OK &&
+            !strcmp(v, "oidc"))
+                return 0;
+        size = sizeof(v);
+        return rd_kafka_conf_get(conf, "oauthbearer_token_refresh_cb", v,
+                                 &size) == RD_KAFKA_CONF_OK &&
+               sscanf(v, "%p", &cb) == 1 && cb;
+}
+
+/* The sibling groups of the consumer, in the order their answers are
+ * merged: the layout's buckets, then those a layout change adds. Each read
+ * gets its own copy of \p base. Returns how many (reads[] holds room for
+ * BP_MAX_BUCKETS * 2). */
+static int list_siblings(bp_client_t *c, const rd_kafka_conf_t *base,
+                         sibling_read_t *reads) {
+        int n = 0, b;
+
+        for (b = 0; b < c->cfg.bucket_cnt; b++) {
+                if (b == c->cfg.consumer_buckets[0])
+                        continue;
+                snprintf(reads[n].group, sizeof(reads[n].group), "%s.%s",
+                         c->consumer->base_group_id, c->cfg.buckets[b].name);
+                reads[n].bucket = b;
+                reads[n++].conf = rd_kafka_conf_dup(base);
+        }
+        /* During a layout change, the buckets it adds are siblings too. */
+        for (b = 0; b < c->cfg.next.bucket_cnt; b++) {
+                const bp_bucket_def_t *d = &c->cfg.next.buckets[b];
+                if (bp_config_find_bucket(&c->cfg, d->name, d->name_len) >= 0)
+                        continue;
+                snprintf(reads[n].group, sizeof(reads[n].group), "%s.%s",
+                         c->consumer->base_group_id, d->name);
+                reads[n].bucket = -1;
+                reads[n++].conf = rd_kafka_conf_dup(base);
+        }
+        return n;
+}
+
+static int64_t now_us(void) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+/* The consumer's record of the siblings' commits, made ready for layout
+ * \p l at \p cnt partitions: emptied when the layout is another (the
+ * topic grew) or the size changed. 0 when it cannot be kept (no memory). */
+static int seen_ready(bp_consumer_side_t *k, const bp_layout_t *l,
+                      int32_t cnt) {
+        if (k->siblings_seen.layout == l && k->siblings_seen.cnt == cnt &&
+            k->siblings_seen.read)
+                return 1;
+        free(k->siblings_seen.read);
+        free(k->siblings_seen.best);
+        free(k->siblings_seen.from);
+        k->siblings_seen.read   = calloc((size_t)cnt, 1);
+        k->siblings_seen.best   = calloc((size_t)cnt, sizeof(int64_t));
+        k->siblings_seen.from   = calloc((size_t)cnt, sizeof(int));
+        k->siblings_seen.layout = l;
+        k->siblings_seen.cnt    = cnt;
+        if (k->siblings_seen.read && k->siblings_seen.best &&
+            k->siblings_seen.from)
+                return 1;
+        free(k->siblings_seen.read);
+        k->siblings_seen.read = NULL; /* tried again next time */
+        return 0;
+}
+
+/* Reads the sibling groups for \p missing, raising best[] and from[]
+ * (bucket order, as bp_siblings_read() says). Returns how many groups of
+ * how many (*groups) answered; *peak: the most readers alive at once. */
+static int read_groups(bp_client_t *c, rd_kafka_t *rk,
+                       const rd_kafka_topic_partition_list_t *missing,
+                       int64_t *best, int *from, int32_t partition_cnt,
+                       int *groups, int *peak) {
+        sibling_batch_t batch = {.c = c, .wanted = missing};
+        rd_kafka_conf_t *base;
+        int i, j, read = 0;
+
+        *groups = *peak = 0;
+        batch.reads = calloc(2 * BP_MAX_BUCKETS, sizeof(*batch.reads));
+        if (!batch.reads) {
+                bp_client_log(c, 3,
+                              "out of memory: sibling offsets not read");
+                return 0;
+        }
+        base      = reader_conf(c, rk);
+        batch.cnt = list_siblings(c, base, batch.reads);
+        rd_kafka_conf_destroy(base);
+        read_all(&batch);
+
+        for (i = 0; i < batch.cnt; i++) {
+                const sibling_read_t *r = &batch.reads[i];
+                for (j = 0; r->committed && j < r->committed->cnt; j++) {
+                        const rd_kafka_topic_partition_t *e =
+                            &r->committed->elems[j];
+                        if (!e->err && e->offset >= 0 && e->partition >= 0 &&
+                            e->partition < partition_cnt &&
+                            e->offset > best[e->partition]) {
+                                best[e->partition] = e->offset;
+                                from[e->partition] = r->bucket;
+                        }
+                }
+                read += r->committed != NULL;
+                if (r->committed)
+                        rd_kafka_topic_partition_list_destroy(r->committed);
+                if (r->conf)
+                        rd_kafka_conf_destroy(r->conf);
+        }
+        *groups = batch.cnt;
+        *peak   = atomic_load(&batch.peak);
+        free(batch.reads);
+        return read;
+}
+
+void bp_siblings_read(bp_client_t *c,
+                      rd_kafka_t *rk,
+                      const rd_kafka_topic_partition_list_t *wanted,
+                      int64_t *best,
+                      int *from,
+                      int32_t partition_cnt) {
+        bp_consumer_side_t *k = c->consumer;
+        const bp_layout_t *l =
+            atomic_load_explicit(&c->current, memory_order_acquire);
+        rd_kafka_topic_partition_list_t *missing;
+        int64_t started = now_us();
+        int keep, read = 0, groups = 0, peak = 0, known = 0, i;
+
+        /* Sibling groups exist by name only with one group per bucket and a
+         * consumer serving a single bucket. */
+        if (!c->cfg.group_per_bucket || !k->base_group_id[0] ||
+            c->cfg.consumer_bucket_cnt != 1 || wanted->cnt == 0)
+                return;
+        if (token_from_application(rk)) {
+                bp_client_log(c, 4,
+                              "sibling offsets not read: the client gets "
+                              "its OAUTHBEARER token from an application "
+                              "callback, which the plugin's reader cannot "
+                              "use; partitions this group never committed "
+                              "follow start-offset rules 3 and 4 (the "
+                              "beginning, once the group has committed)");
+                return;
+        }
+        /* What was read under this layout is kept, but not during a layout
+         * change (its buckets' groups hand partitions over). */
+        keep = l && c->cfg.next.bucket_cnt == 0 &&
+               seen_ready(k, l, partition_cnt);
+        missing = rd_kafka_topic_partition_list_new(wanted->cnt);
+        for (i = 0; i < wanted->cnt; i++) {
+                int32_t p = wanted->elems[i].partition;
+                if (p < 0 || p >= partition_cnt)
+                        continue;
+                if (keep && k->siblings_seen.read[p]) {
+                        if (k->siblings_seen.best[p] > best[p]) {
+                                best[p] = k->siblings_seen.best[p];
+                                from[p] = k->siblings_seen.from[p];
+                        }
+                        known++;
+                } else
+                        rd_kafka_topic_partition_list_add(
+                            missing, wanted->elems[i].topic, p);
+        }
+        if (missing->cnt > 0) {
+                read = read_groups(c, rk, missing, best, from, partition_cnt,
+                                   &groups, &peak);
+                /* Kept only once every sibling group answered: one that
+                 * did not is asked again at the next rebalance. */
+                for (i = 0; keep && read == groups && i < missing->cnt;
+                     i++) {
+                        int32_t p                  = missing->elems[i].partition;
+                        k->siblings_seen.read[p] = 1;
+                        k->siblings_seen.best[p] = best[p];
+                        k->siblings_seen.from[p] = from[p];
+                }
+        }
+        if (bp_conf_log_level(rd_kafka_conf(rk)) >= 7)
+                bp_client_log(c, 7,
+                              "start offsets: %d of %d sibling groups read "
+                              "for %d partitions, at most %d at once, in "
+                              "%lld ms; %d partitions known from an earlier "
+                              "rebalance under this layout",
+                              read, groups, missing->cnt, peak,
+                              (long long)((now_us() - started) / 1000),
+                              known);
+        rd_kafka_topic_partition_list_destroy(missing);
+}
