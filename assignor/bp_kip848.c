@@ -14,10 +14,6 @@
 #include "bp_topic_count.h"
 #include "bp_tracking.h"
 
-static int is_bucket_topic(const bp_client_t *c, const char *topic) {
-        return c->cfg.topic_set && !strcmp(topic, c->cfg.topic);
-}
-
 /* Whether partition \p p of the bucket topic is one of the consumer's
  * buckets' under layout \p l (an unknown layout reads nothing). */
 static int serves(const bp_client_t *c, const bp_layout_t *l, int32_t p) {
@@ -45,7 +41,7 @@ layout_for(bp_client_t *c, rd_kafka_t *rk,
         if (c->mode != BP_MODE_ACTIVE)
                 return NULL;
         for (i = 0; partitions && i < partitions->cnt; i++)
-                if (is_bucket_topic(c, partitions->elems[i].topic) &&
+                if (bp_is_bucket_topic(c, partitions->elems[i].topic) &&
                     partitions->elems[i].partition >= top)
                         top = partitions->elems[i].partition + 1;
         if (top == 0)
@@ -73,7 +69,7 @@ given_under(bp_client_t *c, rd_kafka_t *rk,
                 return out;
         mine = rd_kafka_topic_partition_list_new(out->cnt);
         for (i = 0; i < out->cnt; i++)
-                if (is_bucket_topic(c, out->elems[i].topic) &&
+                if (bp_is_bucket_topic(c, out->elems[i].topic) &&
                     serves(c, l, out->elems[i].partition) &&
                     out->elems[i].offset == RD_KAFKA_OFFSET_INVALID)
                         rd_kafka_topic_partition_list_add(
@@ -82,7 +78,7 @@ given_under(bp_client_t *c, rd_kafka_t *rk,
         if (mine->cnt > 0)
                 bp_offsets_decide(c, rk, mine, l->partition_cnt);
         for (i = 0, j = 0; i < out->cnt && j < mine->cnt; i++)
-                if (is_bucket_topic(c, out->elems[i].topic) &&
+                if (bp_is_bucket_topic(c, out->elems[i].topic) &&
                     out->elems[i].partition == mine->elems[j].partition)
                         out->elems[i].offset = mine->elems[j++].offset;
         rd_kafka_topic_partition_list_destroy(mine);
@@ -103,7 +99,7 @@ static void note_held(bp_client_t *c, rd_kafka_t *rk, const bp_layout_t *l) {
         }
         held = rd_kafka_topic_partition_list_new(a->cnt);
         for (i = 0; i < a->cnt; i++)
-                if (is_bucket_topic(c, a->elems[i].topic) &&
+                if (bp_is_bucket_topic(c, a->elems[i].topic) &&
                     serves(c, l, a->elems[i].partition))
                         rd_kafka_topic_partition_list_add(
                             held, c->cfg.topic, a->elems[i].partition)
@@ -125,7 +121,7 @@ static void pause_others(bp_client_t *c, rd_kafka_t *rk,
         int i;
 
         for (i = 0; i < assigned->cnt; i++)
-                if (is_bucket_topic(c, assigned->elems[i].topic) &&
+                if (bp_is_bucket_topic(c, assigned->elems[i].topic) &&
                     !serves(c, l, assigned->elems[i].partition))
                         rd_kafka_topic_partition_list_add(
                             others, c->cfg.topic, assigned->elems[i].partition);

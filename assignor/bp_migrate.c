@@ -113,15 +113,6 @@ static int is_member(rd_kafka_t *rk) {
         return yes;
 }
 
-static int has_bucket_topic(const bp_client_t *c,
-                            const rd_kafka_topic_partition_list_t *list) {
-        int i;
-        for (i = 0; c->cfg.topic_set && list && i < list->cnt; i++)
-                if (!strcmp(list->elems[i].topic, c->cfg.topic))
-                        return 1;
-        return 0;
-}
-
 int bp_migrate_at_assign(bp_client_t *c, rd_kafka_t *rk,
                          const rd_kafka_topic_partition_list_t *partitions) {
         bp_group_kind_t kind;
@@ -135,7 +126,7 @@ int bp_migrate_at_assign(bp_client_t *c, rd_kafka_t *rk,
         if (!rd_kafka_ConsumerGroupDescription_type ||
             c->consumer->kip848 || c->consumer->group_kind_unknowable ||
             c->cfg.consumer_bucket_cnt == 0 || c->mode != BP_MODE_ACTIVE ||
-            !has_bucket_topic(c, partitions) || !is_member(rk))
+            !bp_list_has_bucket_topic(c, partitions) || !is_member(rk))
                 return 0;
         kind = bp_migrate_group_kind(c, rk, BP_MIGRATE_TIMEOUT_MS);
         c->consumer->migrate_asked = partitions;

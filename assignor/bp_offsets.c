@@ -163,7 +163,7 @@ void bp_offsets_decide(bp_client_t *c,
         mine = rd_kafka_topic_partition_list_new(assigned->cnt);
         for (i = 0; i < assigned->cnt; i++) {
                 rd_kafka_topic_partition_t *e = &assigned->elems[i];
-                if (!strcmp(e->topic, c->cfg.topic) && e->partition >= 0 &&
+                if (bp_is_bucket_topic(c, e->topic) && e->partition >= 0 &&
                     e->partition < partition_cnt)
                         rd_kafka_topic_partition_list_add(mine, e->topic,
                                                           e->partition);
@@ -178,7 +178,7 @@ void bp_offsets_decide(bp_client_t *c,
                 bp_siblings_read(c, rk, mine, best, from, partition_cnt);
                 for (i = 0; i < assigned->cnt; i++) {
                         rd_kafka_topic_partition_t *e = &assigned->elems[i];
-                        if (strcmp(e->topic, c->cfg.topic) ||
+                        if (!bp_is_bucket_topic(c, e->topic) ||
                             e->partition < 0 || e->partition >= partition_cnt)
                                 continue;
                         own = all->elems[e->partition].offset;

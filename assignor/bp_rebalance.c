@@ -19,10 +19,6 @@
 #include "bp_topic_count.h"
 #include "bp_tracking.h"
 
-static int is_bucket_topic(const bp_client_t *c, const char *topic) {
-        return c->cfg.topic_set && !strcmp(topic, c->cfg.topic);
-}
-
 static rd_kafka_topic_partition_list_t *
 copy_list(const rd_kafka_topic_partition_list_t *partitions) {
         return rd_kafka_topic_partition_list_copy(partitions);
@@ -69,7 +65,7 @@ bp_assignment_map(rd_kafka_t *rk,
         rd_kafka_topic_partition_list_t *out;
         const bp_layout_t *l;
         int32_t *b, b_cnt, q;
-        int i, has_bucket_topic = 0;
+        int i;
 
         if (errstr_size)
                 errstr[0] = '\0';
@@ -93,7 +89,7 @@ bp_assignment_map(rd_kafka_t *rk,
                                    c->broken_reason, c->cfg.topic);
                 out = rd_kafka_topic_partition_list_new(partitions->cnt);
                 for (i = 0; i < partitions->cnt; i++)
-                        if (!is_bucket_topic(c, partitions->elems[i].topic))
+                        if (!bp_is_bucket_topic(c, partitions->elems[i].topic))
                                 rd_kafka_topic_partition_list_add(
                                     out, partitions->elems[i].topic,
                                     partitions->elems[i].partition);
@@ -103,9 +99,7 @@ bp_assignment_map(rd_kafka_t *rk,
             c->mode != BP_MODE_ACTIVE ||
             partitions == c->consumer->mapped_in_flight)
                 return copy_list(partitions); /* nothing to map, or done */
-        for (i = 0; i < partitions->cnt; i++)
-                has_bucket_topic |= is_bucket_topic(c, partitions->elems[i].topic);
-        if (!has_bucket_topic)
+        if (!bp_list_has_bucket_topic(c, partitions))
                 return copy_list(partitions);
 
         if (!(l = agreed_layout(c, rk, errstr, errstr_size)))
@@ -120,7 +114,7 @@ bp_assignment_map(rd_kafka_t *rk,
         out = rd_kafka_topic_partition_list_new(partitions->cnt);
         for (i = 0; i < partitions->cnt; i++) {
                 const rd_kafka_topic_partition_t *e = &partitions->elems[i];
-                if (!is_bucket_topic(c, e->topic)) {
+                if (!bp_is_bucket_topic(c, e->topic)) {
                         rd_kafka_topic_partition_list_add(out, e->topic,
                                                           e->partition)
                             ->offset = e->offset;
