@@ -31,7 +31,7 @@ static int serves(const bp_client_t *c, const bp_layout_t *l, int32_t p) {
  * partition while the callback runs, and a Metadata request wakes the
  * fetcher to see them paused; the resume does not wake it again, so the
  * partitions kept would wait for its next wake-up, up to a second
- * (docs/benchmarks.md, KIP-848). */
+ * (docs/benchmarks-results.md, KIP-848). */
 static const bp_layout_t *
 layout_for(bp_client_t *c, rd_kafka_t *rk,
            const rd_kafka_topic_partition_list_t *partitions) {

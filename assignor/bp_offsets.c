@@ -49,7 +49,7 @@ own_committed(bp_client_t *c, rd_kafka_t *rk, int32_t partition_cnt) {
  * group's commit: the sibling has records there it has not read (its
  * consumers were switched to another layout before it drained, or it
  * still reads with the old one), and this consumer reads them in its
- * place. Logged loudly: the procedure of docs/operations.md drains
+ * place. Logged loudly: the procedure of docs/layout-change.md drains
  * first. */
 static void check_drained(bp_client_t *c, rd_kafka_t *rk, int32_t p,
                           int64_t from, int from_bucket) {
@@ -74,7 +74,7 @@ static void check_drained(bp_client_t *c, rd_kafka_t *rk, int32_t p,
             "layout that gives it this partition, or were switched before "
             "it was drained: during a layout change, start a consumer step "
             "only once bp-audit reports the partitions drained "
-            "(docs/operations.md). Logged once",
+            "(docs/layout-change.md). Logged once",
             c->cfg.consumer_bucket_text, c->cfg.topic, (int)p,
             (long long)from, (long long)(hi - from));
 }

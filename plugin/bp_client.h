@@ -98,8 +98,8 @@ typedef struct bp_client {
 
         /* Routing, read by the partitioner for every record: kept here, not
          * behind the producer side's pointer, so that the hot path follows
-         * no pointer more (docs/benchmarks.md). Set by the producer side at
-         * on_new(). */
+         * no pointer more (docs/benchmarks-history.md). Set by the producer
+         * side at on_new(). */
         rd_kafka_partitioner_cb *other; /**< Partitioner of other topics. */
         rd_kafka_partitioner_cb *fallback_fn;
         /** The bucket topic's handle once seen. librdkafka keeps a topic

@@ -22,7 +22,7 @@
 #define BP_PROP_FALLBACK_PARTITIONER BP_PROP_PREFIX "fallback.partitioner"
 
 /* A layout change in progress: the layout the topic moves to
- * (shared/bp_change.h; docs/operations.md). Each defaults to the current
+ * (shared/bp_change.h; docs/layout-change.md). Each defaults to the current
  * value of the property without "next.". */
 #define BP_PROP_NEXT_PREFIX BP_PROP_PREFIX "next."
 #define BP_PROP_NEXT_BUCKETS BP_PROP_NEXT_PREFIX "buckets"

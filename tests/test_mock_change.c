@@ -94,7 +94,7 @@ static void test_producers_follow_the_step(void **state) {
         assert_non_null(strstr(logged, "layout change step 1 of 5: this "
                                        "producer writes with layout "
                                        "fingerprint"));
-        /* the fingerprint docs/operations.md shows for step 1, the one
+        /* the fingerprint docs/layout-change.md shows for step 1, the one
          * bp-layout prints (test_cli_change computes it independently) */
         assert_non_null(strstr(logged, "layout fingerprint 4f217c9f "
                                        "(critical 8-11, bulk 6-7)"));

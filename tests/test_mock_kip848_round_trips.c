@@ -5,7 +5,7 @@
  * librdkafka pauses every assigned partition while the callback runs; a
  * request sent then wakes the fetcher to see them paused, and the resume
  * does not wake it again: the partitions the consumer keeps would stop
- * for up to a second (docs/benchmarks.md, KIP-848). So an assignment with
+ * for up to a second (docs/benchmarks-results.md, KIP-848). So an assignment with
  * nothing of the bucket topic - the empty one that follows a revocation
  * when another member joins - must send no Metadata and no OffsetFetch
  * request; one that brings the bucket's partitions sends both (the count

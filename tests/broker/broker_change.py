@@ -1,5 +1,5 @@
 """broker_change.py - the broker suite's "change" scenario: a live layout
-change under load, by the procedure of docs/operations.md ("Changing
+change under load, by the procedure of docs/layout-change.md ("Changing
 allocations or buckets"), on a real broker.
 
 Each variant runs on a topic of its own, 12 partitions, two producer
@@ -131,7 +131,7 @@ class Change:
 
     def consumer(self, bucket, wheel, step, final=False):
         """A consumer of bucket at step (0: before). At the last consumer
-        step, as docs/operations.md says: the consumers of the buckets the
+        step, as docs/layout-change.md says: the consumers of the buckets the
         change keeps keep the next.* lines with that step (so that the
         bucket a removed one merges into takes over from its group), those
         of a bucket it adds (final) get the next values as their main
@@ -208,7 +208,7 @@ class Change:
 
     def audit(self, step):
         """bp-audit --json with the clients' properties file and the
-        change as options, as docs/operations.md runs it before a consumer
+        change as options, as docs/layout-change.md runs it before a consumer
         step: (exit status, its change section or None)."""
         props = self.s.write_properties(
             self.env, os.path.join(self.env.workdir,
@@ -232,7 +232,7 @@ class Change:
         return r.returncode, doc["change"] if doc else None
 
     def audit_may_start(self, step):
-        """As docs/operations.md runs it: the step starts once bp-audit
+        """As docs/layout-change.md runs it: the step starts once bp-audit
         says it may (exit 0); a fault it finds meanwhile (exit 1, a group
         still rebalancing after the last step) is waited out like a
         partition not drained, and fails the run if it lasts."""

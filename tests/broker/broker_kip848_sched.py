@@ -158,7 +158,7 @@ def run(s, env, report):
     # the steady critical stream its critical lag is above 0 nearly all
     # the time, and strict at threshold 0 then starves bulk, as documented
     # (measured: 0 bulk records in 17 s on 3 bulk partitions). A threshold
-    # of 100 records, as docs/consumer.md advises, lets bulk progress.
+    # of 100 records, as docs/consumer-several-buckets.md advises, lets bulk progress.
     join(s.WheelConsumer(env, "py-2", topic, LAYOUT, LIST, group,
                          session_ms=0, extra=KIP848 + [
                              "bucket.priority.lag.threshold=100"]))

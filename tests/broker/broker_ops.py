@@ -1,6 +1,7 @@
 """broker_ops.py - the broker suite's "operations" scenario: the procedures
-of docs/operations.md that need a broker, run with the very commands the
-doc shows. The doc marks them with an HTML comment after their ```sh block:
+of docs/operations.md and docs/layout-change.md that need a broker, run
+with the very commands the docs show. The docs mark them with an HTML
+comment after their ```sh block:
 
   <!-- docs-test: broker=lag -->     lag per bucket (one describe command)
   <!-- docs-test: broker=rename -->  copy a renamed bucket's group offsets
@@ -27,17 +28,20 @@ import os
 import shlex
 import subprocess
 
-DOC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
-                   "docs", "operations.md")
+DOCS = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                     "docs", name)
+        for name in ("operations.md", "layout-change.md")]
 TOOL_CLASS = "org.apache.kafka.tools.consumer.group.ConsumerGroupCommand"
 BATCH = 1000
 
 
 def doc_commands(mark):
-    """The commands of the ```sh block of operations.md marked broker=MARK
-    (continuation lines joined)."""
-    with open(DOC, encoding="utf-8") as f:
-        lines = f.read().split("\n")
+    """The commands of the ```sh block of operations.md or layout-change.md
+    marked broker=MARK (continuation lines joined)."""
+    lines = []
+    for doc in DOCS:
+        with open(doc, encoding="utf-8") as f:
+            lines += f.read().split("\n") + [""]
     for i, line in enumerate(lines):
         if line.strip() != "<!-- docs-test: broker=%s -->" % mark:
             continue
@@ -50,8 +54,8 @@ def doc_commands(mark):
         text = "\n".join(l.strip() for l in lines[start + 1:end])
         return [c for c in text.replace("\\\n", " ").split("\n")
                 if c.strip() and not c.strip().startswith("#")]
-    raise RuntimeError("docs/operations.md has no block marked broker=%s"
-                       % mark)
+    raise RuntimeError("neither docs/operations.md nor docs/layout-change.md "
+                       "has a block marked broker=%s" % mark)
 
 
 def run_doc_command(s, env, cmd, topic, workdir):
@@ -63,7 +67,8 @@ def run_doc_command(s, env, cmd, topic, workdir):
         out_file = os.path.join(workdir, argv[k + 1])
         argv = argv[:k]
     if argv[0] != "kafka-consumer-groups.sh":
-        raise s.Failure("operations.md: unexpected command %s" % argv[0])
+        raise s.Failure("operations.md/layout-change.md: unexpected command %s"
+                        % argv[0])
     argv = [env.kafka_sh, "tool", TOOL_CLASS] + [
         env.bootstrap if a == "broker:9092" else a.replace("orders", topic)
         for a in argv[1:]]

@@ -54,7 +54,7 @@ CRITICAL_BASE = 1000000
 # spends at least WORK_US_STRICT on each record, so N records take at least
 # N x 100 us.
 #  - Typical: the scheduler decides within a millisecond of a delivery
-#    (BP_SCHED_WAKE_MIN_US) and pauses (docs/consumer.md, "The bound"),
+#    (BP_SCHED_WAKE_MIN_US) and pauses (docs/consumer-several-buckets.md, "The bound"),
 #    which waits for librdkafka's broker thread, about another millisecond
 #    when that thread is idle, a few more when it is enqueueing a fetch
 #    response: 4 ms, at most 40 records, for at least 99% of the episodes.
@@ -95,7 +95,7 @@ WEIGHTED_BULK = 20000
 WEIGHTED_CRITICAL = 6000
 TOPUP = {"bulk": 6000, "critical": 2000}
 
-CONSUMER_SETTINGS = ["fetch.wait.max.ms=100",   # docs/consumer.md advice
+CONSUMER_SETTINGS = ["fetch.wait.max.ms=100",   # docs/consumer-several-buckets.md advice
                      "session.timeout.ms=6000", "heartbeat.interval.ms=500",
                      "auto.commit.interval.ms=1000"]
 

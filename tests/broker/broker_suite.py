@@ -33,7 +33,7 @@ process's output (*.dr, *.read, *.read.assign, *.log) for diagnosis.
                      through a rebalance, against a plain consumer
                      (broker_sched.py)
   change             a live layout change by the procedure of
-                     docs/operations.md under load: allocation (both
+                     docs/layout-change.md under load: allocation (both
                      layouts), a bucket added, one removed, and the naive
                      rollout caught (broker_change.py)
   kip848             consumers on group.protocol=consumer (KIP-848), C and
@@ -49,9 +49,10 @@ process's output (*.dr, *.read, *.read.assign, *.log) for diagnosis.
                      KIP-848 and back, members restarted one by one under
                      load: each state's figures (broker_kip848_migrate.py;
                      skipped before librdkafka 2.12)
-  operations         docs/operations.md's lag per bucket and renaming a
-                     bucket's group with its offsets, with the commands the
-                     doc shows (broker_ops.py)
+  operations         docs/operations.md's lag per bucket and
+                     docs/layout-change.md's renaming a bucket's group with
+                     its offsets, with the commands the docs show
+                     (broker_ops.py)
 
 The scenarios use the broker named by BP_BROKER_BOOTSTRAP, except
 broker_restart and failover, which start their own clusters with kafka.sh
@@ -1296,8 +1297,8 @@ def scenario_failover(env, report):
 
 
 def scenario_operations(env, report):
-    """The procedures of docs/operations.md that need a broker, run with
-    the commands the doc shows: see broker_ops.py."""
+    """The procedures of docs/operations.md and docs/layout-change.md that
+    need a broker, run with the commands the docs show: see broker_ops.py."""
     import broker_ops
     broker_ops.run(sys.modules[__name__], env, report)
 
@@ -1310,7 +1311,7 @@ def scenario_scheduler(env, report):
 
 
 def scenario_change(env, report):
-    """A live layout change by the procedure of docs/operations.md, four
+    """A live layout change by the procedure of docs/layout-change.md, four
     variants and the naive rollout: see broker_change.py."""
     import broker_change
     broker_change.run(sys.modules[__name__], env, report)

@@ -27,9 +27,10 @@
    bp-layout command in a ```sh block runs and exits 0. demo/run.sh --help
    answers without building and lists bp-demo's options. A block of
    another kind that shows "$ bp-..." fails (mark it ```console). A ```sh
-   block with kafka-consumer-groups.sh must be in docs/operations.md and
-   marked <!-- docs-test: broker=NAME --> with a NAME the broker suite's
-   "operations" scenario runs (tests/broker/broker_ops.py).
+   block with kafka-consumer-groups.sh must be in docs/operations.md or
+   docs/layout-change.md and marked <!-- docs-test: broker=NAME --> with a
+   NAME the broker suite's "operations" scenario runs
+   (tests/broker/broker_ops.py).
 3. Every relative link and anchor in README.md, docs/, demo/README.md,
    tests/broker/README.md and bench/README.md resolves: the file exists,
    the anchor is a heading's slug as GitHub makes it.
@@ -48,8 +49,10 @@ import sys
 import tempfile
 
 ROOT = "."      # the source tree, set by main()
-# The marks tests/broker/broker_ops.py runs on a real broker.
+# The marks tests/broker/broker_ops.py runs on a real broker, and the docs
+# it reads them from.
 BROKER_MARKS = ("lag", "rename")
+BROKER_DOCS = ("operations.md", "layout-change.md")
 FENCE = re.compile(r"^(\s*)(```+)\s*([\w-]*)\s*$")
 MARKER = re.compile(r"^\s*<!--\s*docs-test:(.*?)-->\s*$")
 
@@ -288,12 +291,15 @@ def check_commands(a, files, errors):
             if b.lang in ("sh", "bash") and \
                     any("kafka-consumer-groups.sh" in l for l in b.lines):
                 mark = [t for t in b.marker or () if t.startswith("broker=")]
-                if not f.endswith(os.path.join("docs", "operations.md")) or \
+                if not any(f.endswith(os.path.join("docs", d))
+                           for d in BROKER_DOCS) or \
                         len(mark) != 1 or mark[0][7:] not in BROKER_MARKS:
                     errors.append("%s: kafka-consumer-groups.sh commands are "
-                                  "run on a broker only in docs/operations.md"
+                                  "run on a broker only in docs/%s"
                                   " blocks marked <!-- docs-test: broker=%s "
-                                  "-->" % (b.where(), "|".join(BROKER_MARKS)))
+                                  "-->" % (b.where(),
+                                           " or docs/".join(BROKER_DOCS),
+                                           "|".join(BROKER_MARKS)))
             if b.lang in ("sh", "bash"):
                 for line in b.lines:
                     cmd = line.split("#")[0].strip()
