@@ -81,6 +81,9 @@ typedef struct bp_consumer_side {
                 int32_t cnt;
                 const bp_layout_t *layout;
         } change_seen;
+        /** A helper client got no partition count where the consumer
+         *  did: the count is asked of the consumer (bp_reader.c). */
+        int count_helper_failed;
         /** What the sibling groups had committed, per partition of the
          *  topic, when this consumer last read them under \c layout
          *  (bp_siblings.c): read[p] set once every sibling group answered

@@ -16,7 +16,7 @@
 #include "bp_migrate.h"
 #include "bp_offsets.h"
 #include "bp_rebalance.h"
-#include "bp_topic_count.h"
+#include "bp_reader.h"
 #include "bp_tracking.h"
 
 static rd_kafka_topic_partition_list_t *
@@ -28,8 +28,8 @@ copy_list(const rd_kafka_topic_partition_list_t *partitions) {
  * known count (a disagreement heals at the next rebalance). */
 static const bp_layout_t *agreed_layout(bp_client_t *c, rd_kafka_t *rk,
                                         char *errstr, size_t errstr_size) {
-        int32_t cnt = bp_topic_partition_count(rk, c->cfg.topic,
-                                               BP_REBALANCE_TIMEOUT_MS);
+        int32_t cnt = bp_reader_partition_count(c, rk,
+                                                BP_REBALANCE_TIMEOUT_MS);
         const bp_layout_t *l;
 
         if (cnt < 0) {

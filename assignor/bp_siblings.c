@@ -44,9 +44,9 @@
 #include <time.h>
 
 #include "bp_config_lookup.h"
-#include "bp_connection.h"
 #include "bp_consumer_side.h"
 #include "bp_offsets.h"
+#include "bp_reader.h"
 #include "bp_siblings.h"
 
 /* One sibling group to read, and what was read. */
@@ -68,41 +68,6 @@ typedef struct sibling_batch {
         atomic_int in_flight; /* readers alive now */
         atomic_int peak;      /* the most alive at once */
 } sibling_batch_t;
-
-/* The reader's log: librdkafka's errors (an authentication that failed, a
- * broker out of reach) reach the client's log, the rest is dropped. */
-static void reader_log(const rd_kafka_t *reader, int level, const char *fac,
-                       const char *buf) {
-        (void)fac;
-        if (level <= 3)
-                bp_client_log(rd_kafka_opaque(reader), 4,
-                              "sibling offsets reader: %s", buf);
-}
-
-/* The configuration every reader starts from: the client's connection,
- * security and identity properties only (bp_connection.h), no plugin, no
- * application callback, the reader's log and no commits. */
-static rd_kafka_conf_t *reader_conf(bp_client_t *c, rd_kafka_t *rk) {
-        rd_kafka_conf_t *conf = rd_kafka_conf_new();
-        size_t cnt = 0, i;
-        const char **kv =
-            rd_kafka_conf_dump((rd_kafka_conf_t *)rd_kafka_conf(rk), &cnt);
-        char ignored[256];
-
-        /* A property this build refuses is one the client holds at its
-         * default (a Windows-only or OpenSSL-only setting) or a callback
-         * pointer: the reader goes without it. */
-        for (i = 0; i + 1 < cnt; i += 2)
-                if (bp_connection_property(kv[i]) && kv[i + 1][0])
-                        rd_kafka_conf_set(conf, kv[i], kv[i + 1], ignored,
-                                          sizeof(ignored));
-        rd_kafka_conf_dump_free(kv, cnt);
-        rd_kafka_conf_set(conf, "enable.auto.commit", "false", ignored,
-                          sizeof(ignored));
-        rd_kafka_conf_set_opaque(conf, c);
-        rd_kafka_conf_set_log_cb(conf, reader_log);
-        return conf;
-}
 
 /* Reads one sibling group's commits for the wanted partitions into
  * r->committed (left NULL, and logged, when they cannot be read). */
@@ -169,36 +134,6 @@ static void read_all(sibling_batch_t *b) {
         reader_thread(b);
         for (i = 0; i < started; i++)
                 pthread_join(threads[i], NULL);
-}
-
-/* 1 when the client authenticates with OAUTHBEARER through a token
- * refresh callback of the application: a reader would get no token (a
- * callback is not a property it can copy) and wait out the timeout.
- * librdkafka installs a callback of its own for the built-in unsecured
- * token and for OIDC: those readers get them too. */
-static int token_from_application(rd_kafka_t *rk) {
-        const rd_kafka_conf_t *conf = rd_kafka_conf(rk);
-        char v[64];
-        size_t size = sizeof(v);
-        void *cb    = NULL;
-
-        if (rd_kafka_conf_get(conf, "sasl.mechanisms", v, &size) ||
-            strcmp(v, "OAUTHBEARER"))
-                return 0;
-        size = sizeof(v);
-        if (rd_kafka_conf_get(conf, "enable.sasl.oauthbearer.unsecure.jwt",
-                              v, &size) == RD_KAFKA_CONF_OK &&
-            !strcmp(v, "true"))
-                return 0;
-        size = sizeof(v);
-        if (rd_kafka_conf_get(conf, "sasl.oauthbearer.method", v, &size) ==
-                RD_KAFKA_CONF_OK &&
-            !strcmp(v, "oidc"))
-                return 0;
-        size = sizeof(v);
-        return rd_kafka_conf_get(conf, "oauthbearer_token_refresh_cb", v,
-                                 &size) == RD_KAFKA_CONF_OK &&
-               sscanf(v, "%p", &cb) == 1 && cb;
 }
 
 /* The sibling groups of the consumer, in the order their answers are
@@ -269,6 +204,7 @@ static int read_groups(bp_client_t *c, rd_kafka_t *rk,
                        int *groups, int *peak) {
         sibling_batch_t batch = {.c = c, .wanted = missing};
         rd_kafka_conf_t *base;
+        char errstr[256];
         int i, j, read = 0;
 
         *groups = *peak = 0;
@@ -278,7 +214,9 @@ static int read_groups(bp_client_t *c, rd_kafka_t *rk,
                               "out of memory: sibling offsets not read");
                 return 0;
         }
-        base      = reader_conf(c, rk);
+        base = bp_reader_conf(c, rk, BP_READER_SIBLINGS);
+        rd_kafka_conf_set(base, "enable.auto.commit", "false", errstr,
+                          sizeof(errstr));
         batch.cnt = list_siblings(c, base, batch.reads);
         rd_kafka_conf_destroy(base);
         read_all(&batch);
@@ -325,7 +263,7 @@ void bp_siblings_read(bp_client_t *c,
         if (!c->cfg.group_per_bucket || !k->base_group_id[0] ||
             c->cfg.consumer_bucket_cnt != 1 || wanted->cnt == 0)
                 return;
-        if (token_from_application(rk)) {
+        if (bp_reader_token_from_application(rk)) {
                 bp_client_log(c, 4,
                               "sibling offsets not read: the client gets "
                               "its OAUTHBEARER token from an application "

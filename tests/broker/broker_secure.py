@@ -78,7 +78,7 @@ SKIP = 77
 BUCKETS = s.BUCKETS
 RUN = "bps%d" % (int(time.time()) % 1000000)
 GROUP_PARTS = ["growth", "wheel", "oauthcb", "audit", "debug"]
-SIBLING_FAILED = re.compile(r"sibling offsets reader|cannot read the offsets "
+SIBLING_FAILED = re.compile(r"sibling offsets reader|partition count reader|cannot read the offsets "
                             r"of sibling group|sibling offsets not read")
 AUTH_FAILED = re.compile(r"Authentication failed|SASL authentication error")
 # base64url of the unsecured-token header {"alg":"none"} as librdkafka and
