@@ -212,6 +212,7 @@ static int read_groups(bp_client_t *c, rd_kafka_t *rk,
         if (!batch.reads) {
                 bp_client_log(c, 3,
                               "out of memory: sibling offsets not read");
+                *groups = 1; /* not read: nothing is kept */
                 return 0;
         }
         base = bp_reader_conf(c, rk, BP_READER_SIBLINGS);
