@@ -11,7 +11,7 @@
 #include "bp_consumer_side.h"
 #include "bp_kip848.h"
 #include "bp_offsets.h"
-#include "bp_reader.h"
+#include "bp_topic_count.h"
 #include "bp_tracking.h"
 
 /* Whether partition \p p of the bucket topic is one of the consumer's
@@ -46,7 +46,13 @@ layout_for(bp_client_t *c, rd_kafka_t *rk,
                         top = partitions->elems[i].partition + 1;
         if (top == 0)
                 return atomic_load_explicit(&c->current, memory_order_acquire);
-        cnt = bp_reader_partition_count(c, rk, BP_REBALANCE_TIMEOUT_MS);
+        /* Asked on the consumer itself, not through a helper client: the
+         * request also gives the consumer the topic's partitions, which
+         * pause_others() pauses before they are assigned (librdkafka
+         * ignores a pause of a partition it does not know yet; seen with
+         * confluent-kafka-go on librdkafka 2.15.1, client_go_exported_kip848). */
+        cnt = bp_topic_partition_count(rk, c->cfg.topic,
+                                       BP_REBALANCE_TIMEOUT_MS);
         if (cnt < top)
                 cnt = top;
         if (cnt > 0)

@@ -11,7 +11,11 @@
  * records. A metadata request sent on it at a rebalance waited behind that
  * fetch: measured on Kafka 4.4 with an idle topic, 146 to 203 ms of a
  * 2-bucket consumer's join went there, 2 ms with fetch.wait.max.ms=20. A
- * fresh client's connection carries nothing else (about 5 ms).
+ * fresh client's connection carries nothing else (about 5 ms). Used where
+ * the consumer pauses nothing at the assignment (a consumer of one bucket
+ * on the classic protocol): asking on the consumer itself also makes it
+ * know the topic's partitions, which a pause before the assignment needs
+ * (librdkafka ignores a pause of a partition it does not know yet).
  */
 #ifndef BP_READER_H
 #define BP_READER_H

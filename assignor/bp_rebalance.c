@@ -17,6 +17,7 @@
 #include "bp_offsets.h"
 #include "bp_rebalance.h"
 #include "bp_reader.h"
+#include "bp_topic_count.h"
 #include "bp_tracking.h"
 
 static rd_kafka_topic_partition_list_t *
@@ -28,8 +29,18 @@ copy_list(const rd_kafka_topic_partition_list_t *partitions) {
  * known count (a disagreement heals at the next rebalance). */
 static const bp_layout_t *agreed_layout(bp_client_t *c, rd_kafka_t *rk,
                                         char *errstr, size_t errstr_size) {
-        int32_t cnt = bp_reader_partition_count(c, rk,
-                                                BP_REBALANCE_TIMEOUT_MS);
+        /* A consumer of one bucket assigns exactly its partitions and
+         * pauses none: its count comes through a helper client, which does
+         * not wait behind the consumer's fetch (bp_reader.h). A consumer of
+         * several buckets pauses new partitions before they are assigned
+         * (bp_scheduler_assigning()), which librdkafka ignores for a
+         * partition it does not know yet: asked on the consumer itself,
+         * the request gives it the topic's partitions. */
+        int32_t cnt =
+            c->cfg.consumer_bucket_cnt == 1
+                ? bp_reader_partition_count(c, rk, BP_REBALANCE_TIMEOUT_MS)
+                : bp_topic_partition_count(rk, c->cfg.topic,
+                                           BP_REBALANCE_TIMEOUT_MS);
         const bp_layout_t *l;
 
         if (cnt < 0) {
