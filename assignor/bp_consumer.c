@@ -9,11 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "../include/bucket_priority.h"
 #include "../plugin/bp_client_layout.h"
 #include "../shared/bp_change.h"
+#include "../shared/bp_clock.h"
 #include "../shared/bp_escape.h"
 #include "../shared/bp_key.h"
 #include "../shared/bp_properties.h"
@@ -142,12 +142,6 @@ rd_kafka_resp_err_t bp_consumer_on_new(bp_client_t *c,
         return RD_KAFKA_RESP_ERR_NO_ERROR;
 }
 
-static int64_t now_ms(void) {
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* The layout to judge records by: the current one, or one read from fresh
  * metadata when no rebalance of ours computed it (an application callback
  * that does not chain). Metadata is asked for at most every 10 s. */
@@ -159,7 +153,7 @@ static const bp_layout_t *judging_layout(bp_client_t *c, rd_kafka_t *rk) {
 
         if (l)
                 return l;
-        now  = now_ms();
+        now  = bp_clock_ms();
         last = atomic_load(&c->consumer->safety_layout_tried_ms);
         if ((last && now - last < 10000) ||
             !atomic_compare_exchange_strong(

@@ -18,7 +18,7 @@ int bp_consumer_bucket_stats(const rd_kafka_t *rk,
         bp_client_t *c = bp_registry_find(rk);
         bp_consumer_side_t *k;
         bp_held_part_t *h = NULL;
-        int64_t now       = bp_sched_now_ms();
+        int64_t now       = bp_clock_ms();
         int i, n = 0;
 
         if (!c || !stats || !(k = c->consumer) || !k->tracking || idx < 0 ||

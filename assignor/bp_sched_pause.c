@@ -173,7 +173,7 @@ static int apply(bp_scheduler_t *s, const bp_sched_part_t *view,
 void bp_sched_evaluate(bp_scheduler_t *s) {
         bp_held_t *held = s->held;
         int want[BP_MAX_BUCKETS], full = 0;
-        int64_t now = bp_sched_now_ms(), t0;
+        int64_t now = bp_clock_ms(), t0;
         const bp_sched_part_t *view;
         bp_sched_ranks_t rs;
         int r;
@@ -187,7 +187,7 @@ void bp_sched_evaluate(bp_scheduler_t *s) {
         }
         if (rd_kafka_consumer_closed(s->rk))
                 return;
-        t0 = bp_sched_now_us();
+        t0 = bp_clock_us();
         bp_held_measure(held, held->part, held->cnt, now);
         if (s->mode == BP_SCHEDULE_STRICT) {
                 int64_t fill = bp_sched_queue_fill(s);
@@ -208,17 +208,17 @@ void bp_sched_evaluate(bp_scheduler_t *s) {
                         s->full_seen_ms = now;
                 if (fill >= 900 && lower_run &&
                     now >= s->last_probe_ms + BP_SCHED_PROBE_MS) {
-                        int64_t p0 = bp_sched_now_us();
+                        int64_t p0 = bp_clock_us();
                         bp_sched_probe(s, now, 1);
-                        t0 += bp_sched_now_us() - p0; /* a request */
+                        t0 += bp_clock_us() - p0; /* a request */
                         bp_held_measure(held, held->part, held->cnt, now);
                 } else if ((s->queue_blocked && fill < 900) ||
                            (s->wake_fetcher && fill < 900 &&
                             now < s->full_seen_ms + BP_SCHED_REFETCH_MS &&
                             now >= s->last_probe_ms + BP_SCHED_PROBE_MS)) {
-                        int64_t p0 = bp_sched_now_us();
+                        int64_t p0 = bp_clock_us();
                         bp_sched_probe(s, now, 0);
-                        t0 += bp_sched_now_us() - p0;
+                        t0 += bp_clock_us() - p0;
                 }
                 s->queue_blocked = fill >= 900;
         }
@@ -232,7 +232,7 @@ void bp_sched_evaluate(bp_scheduler_t *s) {
                 bp_sched_decide_strict(s->n, &rs, want);
         /* What a decision costs this thread (pauses wait on librdkafka's
          * main thread and are left out): paces the wake-ups. */
-        atomic_store_explicit(&s->tick_cost_us, bp_sched_now_us() - t0,
+        atomic_store_explicit(&s->tick_cost_us, bp_clock_us() - t0,
                               memory_order_relaxed);
         if (apply(s, view, want, now) > 0 && full) {
                 bp_sched_probe(s, now, 0); /* wakes the fetcher */

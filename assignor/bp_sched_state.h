@@ -16,9 +16,9 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
-#include <time.h>
 
 #include "../plugin/bp_client.h"
+#include "../shared/bp_clock.h"
 #include "../shared/bp_schedule.h"
 #include "bp_deliveries.h"
 #include "bp_held.h"
@@ -100,16 +100,5 @@ typedef struct bp_scheduler {
         _Atomic int64_t record_bytes; /* average record size delivered */
         _Atomic int64_t quick_until_ms; /* decide every ms until then */
 } bp_scheduler_t;
-
-/* The scheduler's clock: monotonic, in microseconds and milliseconds. */
-static inline int64_t bp_sched_now_us(void) {
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
-
-static inline int64_t bp_sched_now_ms(void) {
-        return bp_sched_now_us() / 1000;
-}
 
 #endif /* BP_SCHED_STATE_H */

@@ -19,6 +19,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bp_sched_ctl.h"
 #include "bp_sched_pause.h"
@@ -31,7 +32,7 @@ static void *run(void *arg) {
         while (!s->stop) {
                 if (!s->wake) {
                         long tick_ms =
-                            bp_sched_now_ms() < atomic_load_explicit(
+                            bp_clock_ms() < atomic_load_explicit(
                                                     &s->quick_until_ms,
                                                     memory_order_relaxed)
                                 ? 1
@@ -84,7 +85,7 @@ void bp_scheduler_on_record(bp_scheduler_t *s,
                 return;
         }
         /* Records flow: a higher bucket may have been fetched meanwhile. */
-        now = bp_sched_now_us();
+        now = bp_clock_us();
         if (now >= atomic_load_explicit(&s->next_wake_us,
                                         memory_order_relaxed)) {
                 int64_t cost = 4 * atomic_load_explicit(&s->tick_cost_us,

@@ -41,8 +41,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "bp_clock.h"
 #include "bp_config_lookup.h"
 #include "bp_consumer_side.h"
 #include "bp_offsets.h"
@@ -165,12 +165,6 @@ static int list_siblings(bp_client_t *c, const rd_kafka_conf_t *base,
         return n;
 }
 
-static int64_t now_us(void) {
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
-
 /* The consumer's record of the siblings' commits, made ready for layout
  * \p l at \p cnt partitions: emptied when the layout is another (the
  * topic grew) or the size changed. 0 when it cannot be kept (no memory). */
@@ -256,7 +250,7 @@ void bp_siblings_read(bp_client_t *c,
         const bp_layout_t *l =
             atomic_load_explicit(&c->current, memory_order_acquire);
         rd_kafka_topic_partition_list_t *missing;
-        int64_t started = now_us();
+        int64_t started = bp_clock_us();
         int keep, read = 0, groups = 0, peak = 0, known = 0, i;
 
         /* Sibling groups exist by name only with one group per bucket and a
@@ -313,7 +307,7 @@ void bp_siblings_read(bp_client_t *c,
                               "%lld ms; %d partitions known from an earlier "
                               "rebalance under this layout",
                               read, groups, missing->cnt, peak,
-                              (long long)((now_us() - started) / 1000),
+                              (long long)((bp_clock_us() - started) / 1000),
                               known);
         rd_kafka_topic_partition_list_destroy(missing);
 }

@@ -104,7 +104,7 @@ void bp_tracking_assigning(bp_client_t *c,
                 return;
         pthread_mutex_lock(&k->held.lock);
         bp_held_assign(&k->held, &k->deliveries, assigned, l,
-                       bp_sched_now_ms());
+                       bp_clock_ms());
         if (k->sched)
                 bp_scheduler_assigning(k->sched);
         pthread_mutex_unlock(&k->held.lock);
@@ -121,7 +121,7 @@ void bp_tracking_adding(bp_client_t *c,
         if (!k->tracking || k->held.rk != rk || !l)
                 return;
         pthread_mutex_lock(&k->held.lock);
-        bp_held_add(&k->held, &k->deliveries, added, l, bp_sched_now_ms());
+        bp_held_add(&k->held, &k->deliveries, added, l, bp_clock_ms());
         if (k->sched)
                 bp_scheduler_assigning(k->sched);
         pthread_mutex_unlock(&k->held.lock);

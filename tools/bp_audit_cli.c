@@ -20,7 +20,6 @@
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
-#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -37,6 +36,7 @@
 #include "bp_cli_layout_options.h"
 #include "bp_cli_number.h"
 #include "bp_cli_version.h"
+#include "bp_clock.h"
 #include "bp_config.h"
 #include "bp_list.h"
 #include "bp_properties.h"
@@ -180,12 +180,6 @@ static int add_past(audit_t *a, const char *list) {
         return 0;
 }
 
-static int64_t now_ms(void) {
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
-
 /* Frees \p a with its layout change (the change first: the model does not
  * know it). */
 static void free_audit(audit_t *a) {
@@ -220,14 +214,14 @@ static int audit_once(audit_cluster_t *c, const bp_config_t *cfg,
                 free_audit(&a);
                 return 2;
         }
-        started = now_ms();
+        started = bp_clock_ms();
         audit_cluster_watermarks(c, &a);
         audit_cluster_groups(c, &a);
         audit_cluster_routing(c, &a, records);
         if (a.change) {
                 /* Ends and commits again, at least 1 s after the first
                  * read: a drained partition's end does not move. */
-                int64_t left = started + 1000 - now_ms();
+                int64_t left = started + 1000 - bp_clock_ms();
                 if (left > 0)
                         usleep((useconds_t)left * 1000);
                 audit_cluster_change_reread(c, &a);

@@ -6,10 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "audit_change.h"
+#include "bp_clock.h"
 #include "bp_config_lookup.h"
 #include "audit_classify.h"
 #include "audit_report.h"
@@ -173,12 +173,6 @@ void audit_cluster_watermarks(audit_cluster_t *c, audit_t *a) {
         }
 }
 
-int64_t audit_cluster_now_ms(void) {
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
-
 static void reader_failure(audit_cluster_t *c, rd_kafka_t *rk, char *buf,
                            size_t size) {
         rd_kafka_message_t *m;
@@ -279,7 +273,7 @@ void audit_cluster_routing(audit_cluster_t *c, audit_t *a, int records) {
         rd_kafka_queue_t *q   = rd_kafka_queue_new(c->rk);
         int32_t p, n = a->layout->partition_cnt;
         int pending = 0;
-        int64_t deadline = audit_cluster_now_ms() + (int64_t)c->timeout_ms * 3;
+        int64_t deadline = bp_clock_ms() + (int64_t)c->timeout_ms * 3;
 
         a->routing_records = records;
         for (p = 0; rkt && p < n; p++) {
@@ -303,7 +297,7 @@ void audit_cluster_routing(audit_cluster_t *c, audit_t *a, int records) {
                 pt->routing_started = 1;
                 pending++;
         }
-        while (pending > 0 && audit_cluster_now_ms() < deadline) {
+        while (pending > 0 && bp_clock_ms() < deadline) {
                 rd_kafka_message_t *m = rd_kafka_consume_queue(q, 200);
                 if (!m)
                         continue;

@@ -55,9 +55,6 @@ void audit_cluster_change_reread(audit_cluster_t *c, audit_t *a);
 void audit_cluster_read_offsets(audit_cluster_t *c, audit_t *a, int g,
                                 int64_t *out);
 
-/** Milliseconds of a monotonic clock, for the waits of the reads. */
-int64_t audit_cluster_now_ms(void);
-
 void audit_cluster_close(audit_cluster_t *c);
 
 #endif /* AUDIT_CLUSTER_H */

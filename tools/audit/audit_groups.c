@@ -15,6 +15,7 @@
 
 #include "audit_classify.h"
 #include "audit_kip848.h"
+#include "bp_clock.h"
 #include "bp_config_lookup.h"
 #include "bp_list.h"
 
@@ -311,8 +312,8 @@ static int describe_group_once(audit_cluster_t *c, audit_t *a, int one,
  * coordinator is not ready, up to the timeout. */
 static void describe_group(audit_cluster_t *c, audit_t *a, int one,
                            rd_kafka_queue_t *q) {
-        int64_t deadline = audit_cluster_now_ms() + c->timeout_ms;
-        while (describe_group_once(c, a, one, q, audit_cluster_now_ms() < deadline))
+        int64_t deadline = bp_clock_ms() + c->timeout_ms;
+        while (describe_group_once(c, a, one, q, bp_clock_ms() < deadline))
                 usleep(500 * 1000);
 }
 
