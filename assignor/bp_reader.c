@@ -89,9 +89,10 @@ int32_t bp_reader_partition_count(bp_client_t *c, rd_kafka_t *rk,
         rd_kafka_t *helper;
         char errstr[256];
         int32_t cnt = -1;
+        int tried   = !k->count_helper_failed &&
+                    !bp_reader_token_from_application(rk);
 
-        if (!k->count_helper_failed &&
-            !bp_reader_token_from_application(rk)) {
+        if (tried) {
                 conf = bp_reader_conf(c, rk, BP_READER_COUNT);
                 /* A producer: no group, nothing to close. */
                 helper = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr,
@@ -110,8 +111,7 @@ int32_t bp_reader_partition_count(bp_client_t *c, rd_kafka_t *rk,
         if (cnt >= 0)
                 return cnt;
         cnt = bp_topic_partition_count(rk, c->cfg.topic, timeout_ms);
-        if (cnt >= 0 && !k->count_helper_failed &&
-            !bp_reader_token_from_application(rk)) {
+        if (cnt >= 0 && tried) {
                 /* The consumer answers where its helper did not (a
                  * property it cannot lend): ask the consumer from now on. */
                 k->count_helper_failed = 1;
