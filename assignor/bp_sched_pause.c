@@ -11,6 +11,7 @@
 #include "../shared/bp_grow.h"
 #include "bp_sched_ctl.h"
 #include "bp_sched_measure.h"
+#include "bp_sched_queues.h"
 
 static int is_paused_by_us(const bp_scheduler_t *s, int32_t p) {
         return p < s->paused_cap && s->paused_by_us[p];
@@ -187,6 +188,10 @@ void bp_sched_evaluate(bp_scheduler_t *s) {
         }
         if (rd_kafka_consumer_closed(s->rk))
                 return;
+        if (s->hold_queues) { /* nothing is paused (bp_sched_queues.h) */
+                bp_sched_queues_tick(s);
+                return;
+        }
         t0 = bp_clock_us();
         bp_held_measure(held, held->part, held->cnt, now);
         if (s->mode == BP_SCHEDULE_STRICT) {

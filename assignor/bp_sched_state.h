@@ -94,6 +94,18 @@ typedef struct bp_scheduler {
         pthread_t thread;
         int thread_started, stop, wake, in_op;
 
+        /* bucket.priority.hold=queue (bp_sched_queues.h): asked for
+         * (want_queues), and set up at the first assignment, once the
+         * consumer queue exists (hold_queues, under held->lock; never
+         * cleared while the scheduler runs). */
+        int want_queues;
+        _Atomic int hold_queues;
+        rd_kafka_queue_t *consumer_q, *holding_q;
+        rd_kafka_queue_t *rank_q[BP_MAX_BUCKETS];
+        pthread_mutex_t splice_lock;  /* one splice or append at a time */
+        int64_t route_until_ms;       /* held->lock: route at decisions */
+        _Atomic uint64_t splices;     /* moves to the front, for the log */
+
         _Atomic uint64_t paused_ranks; /* bit r: rank r paused */
         _Atomic int64_t next_wake_us;
         _Atomic int64_t tick_cost_us;

@@ -23,6 +23,7 @@
 
 #include "bp_sched_ctl.h"
 #include "bp_sched_pause.h"
+#include "bp_sched_queues.h"
 
 static void *run(void *arg) {
         bp_scheduler_t *s = arg;
@@ -73,6 +74,10 @@ void bp_scheduler_on_record(bp_scheduler_t *s,
         atomic_store_explicit(&s->record_bytes,
                               size + ((int64_t)(m->len + m->key_len) - size) / 16,
                               memory_order_relaxed);
+        if (s->hold_queues) {
+                bp_sched_queues_taken(s, r);
+                return;
+        }
 
         /* This record drained its partition while another bucket waits:
          * decide now, so that the waiting bucket resumes at once. */
@@ -100,6 +105,7 @@ void bp_scheduler_on_record(bp_scheduler_t *s,
 }
 
 static void destroy(bp_scheduler_t *s) {
+        bp_sched_queues_end(s);
         pthread_mutex_destroy(&s->ctl_lock);
         pthread_cond_destroy(&s->ctl_cond);
         free(s->view);
@@ -157,6 +163,14 @@ bp_scheduler_t *bp_scheduler_start(bp_client_t *c,
         pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
         pthread_cond_init(&s->ctl_cond, &ca);
         pthread_condattr_destroy(&ca);
+        if (c->cfg.hold == BP_HOLD_QUEUE && s->mode != BP_SCHEDULE_STRICT)
+                bp_client_log(c, 5,
+                              "bucket.priority.hold=queue applies to the "
+                              "strict schedule: the weighted schedule of "
+                              "buckets %s holds by pause",
+                              names);
+        else
+                s->want_queues = c->cfg.hold == BP_HOLD_QUEUE;
 
         if (pthread_create(&s->thread, NULL, run, s)) {
                 bp_client_log(c, 3,
@@ -191,7 +205,15 @@ void bp_scheduler_assigning(bp_scheduler_t *s) {
                 b->delivered_seen    = atomic_load_explicit(
                     &s->served->delivered[bucket], memory_order_relaxed);
         }
-        bp_sched_evaluate(s); /* before the partitions are assigned */
+        if (s->want_queues && !s->hold_queues && bp_sched_queues_start(s)) {
+                s->want_queues = 0;
+                bp_client_log(s->c, 4,
+                              "cannot set up the bucket queues "
+                              "(bucket.priority.hold=queue): lower buckets "
+                              "are held back by pause");
+        }
+        bp_sched_queues_route(s, 1); /* before the partitions are assigned */
+        bp_sched_evaluate(s);
 }
 
 void bp_scheduler_revoking(bp_scheduler_t *s) {

@@ -26,8 +26,10 @@
  * What it prints per design and round: bulk records processed per second
  * while the critical stream runs, the critical records' latency from send
  * to rd_kafka_consumer_poll() (p50, p99; the first second left out), how
- * many times the holding mechanism acted, and the bytes of Fetch responses
- * per byte of records processed (above 1: records fetched again). Then the
+ * many times the holding mechanism acted, the bytes of Fetch responses
+ * per byte of records processed (far above dedicated's: records fetched
+ * again), and how many records came behind a later record of their
+ * partition (Kafka's order broken). Then the
  * medians over rounds, as ratios to dedicated.
  *
  * Not measured here: the splice rearranges the consumer queue from another
@@ -70,11 +72,13 @@ typedef struct {
         int64_t *lat_us;    /* MAX_SAMPLES */
         _Atomic long fetch_bytes; /* Fetch response bytes, every consumer */
         long actions;       /* pauses or splices */
+        long out_of_order;  /* records behind a later one of their partition */
+        int64_t last_offset[PARTITIONS];
 } measure_t;
 
 typedef struct {
         double bulk_per_s, p50_ms, p99_ms, refetch;
-        long actions;
+        long actions, out_of_order;
 } figures_t;
 
 static int64_t measure_from_us; /* critical sent before this: warm-up */
@@ -92,6 +96,12 @@ static void process(measure_t *m, pthread_mutex_t *lock,
                 return;
         pthread_mutex_lock(lock);
         m->bytes += (long)msg->len;
+        if (msg->partition >= 0 && msg->partition < PARTITIONS) {
+                if (m->last_offset[msg->partition] > msg->offset)
+                        m->out_of_order++;
+                else
+                        m->last_offset[msg->partition] = msg->offset;
+        }
         if (msg->partition == 0 && msg->len >= sizeof(int64_t)) {
                 int64_t sent;
                 memcpy(&sent, msg->payload, sizeof(sent));
@@ -441,7 +451,8 @@ static figures_t summarise(measure_t *m) {
         }
         f.refetch = m->bytes ? (double)atomic_load(&m->fetch_bytes) / m->bytes
                              : 0;
-        f.actions = m->actions;
+        f.actions      = m->actions;
+        f.out_of_order = m->out_of_order;
         return f;
 }
 
@@ -550,8 +561,9 @@ int main(int argc, char **argv) {
                opt.brokers ? opt.brokers : "mock cluster",
                rd_kafka_version_str(), opt.rate, opt.work_us, opt.seconds,
                opt.bulk);
-        printf("%-6s %-10s %10s %9s %9s %8s %8s\n", "round", "design",
-               "bulk/s", "p50 ms", "p99 ms", "fetched", "actions");
+        printf("%-6s %-10s %10s %9s %9s %8s %8s %9s\n", "round", "design",
+               "bulk/s", "p50 ms", "p99 ms", "fetched", "actions",
+               "reordered");
         for (r = 0; r < opt.rounds; r++)
                 for (d = 0; d < DESIGNS; d++) {
                         char topic[96];
@@ -575,10 +587,12 @@ int main(int argc, char **argv) {
                         rd_kafka_destroy(p);
                         fig[r][d] = summarise(&m);
                         free(m.lat_us);
-                        printf("%-6d %-10s %10.0f %9.2f %9.2f %7.2fx %8ld\n",
+                        printf("%-6d %-10s %10.0f %9.2f %9.2f %7.2fx %8ld "
+                               "%9ld\n",
                                r + 1, design_name[d], fig[r][d].bulk_per_s,
                                fig[r][d].p50_ms, fig[r][d].p99_ms,
-                               fig[r][d].refetch, fig[r][d].actions);
+                               fig[r][d].refetch, fig[r][d].actions,
+                               fig[r][d].out_of_order);
                         fflush(stdout);
                 }
         printf("# medians over %d rounds, each design against dedicated in "

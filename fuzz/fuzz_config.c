@@ -61,7 +61,8 @@ static const char *const property[] = {
     PREFIX "group.per.bucket",     PREFIX "fallback.assignor",
     PREFIX "schedule",   PREFIX "lag.threshold",
     PREFIX "next.buckets", PREFIX "next.allocation",
-    PREFIX "next.layout",  PREFIX "next.step"};
+    PREFIX "next.layout",  PREFIX "next.step",
+    PREFIX "hold"};
 #define PROPERTY_CNT (sizeof(property) / sizeof(property[0]))
 
 /* A heap copy of [s, s+len) with exactly len bytes, not terminated. */

@@ -88,11 +88,15 @@
         X(rd_kafka_pause_partitions)                                          \
         X(rd_kafka_position)                                                  \
         X(rd_kafka_query_watermark_offsets)                                   \
+        X(rd_kafka_queue_cb_event_enable)                                     \
         X(rd_kafka_queue_destroy)                                             \
+        X(rd_kafka_queue_forward)                                             \
         X(rd_kafka_queue_get_consumer)                                        \
+        X(rd_kafka_queue_get_partition)                                       \
         X(rd_kafka_queue_length)                                              \
         X(rd_kafka_queue_new)                                                 \
         X(rd_kafka_queue_poll)                                                \
+        X(rd_kafka_queue_yield)                                               \
         X(rd_kafka_resume_partitions)                                         \
         X(rd_kafka_topic_conf_destroy)                                        \
         X(rd_kafka_topic_conf_dup)                                            \
@@ -232,11 +236,15 @@ int bp_rdk_bound(void);
 #define rd_kafka_pause_partitions (bp_rdk.rd_kafka_pause_partitions)
 #define rd_kafka_position (bp_rdk.rd_kafka_position)
 #define rd_kafka_query_watermark_offsets (bp_rdk.rd_kafka_query_watermark_offsets)
+#define rd_kafka_queue_cb_event_enable (bp_rdk.rd_kafka_queue_cb_event_enable)
 #define rd_kafka_queue_destroy (bp_rdk.rd_kafka_queue_destroy)
+#define rd_kafka_queue_forward (bp_rdk.rd_kafka_queue_forward)
 #define rd_kafka_queue_get_consumer (bp_rdk.rd_kafka_queue_get_consumer)
+#define rd_kafka_queue_get_partition (bp_rdk.rd_kafka_queue_get_partition)
 #define rd_kafka_queue_length (bp_rdk.rd_kafka_queue_length)
 #define rd_kafka_queue_new (bp_rdk.rd_kafka_queue_new)
 #define rd_kafka_queue_poll (bp_rdk.rd_kafka_queue_poll)
+#define rd_kafka_queue_yield (bp_rdk.rd_kafka_queue_yield)
 #define rd_kafka_resume_partitions (bp_rdk.rd_kafka_resume_partitions)
 #define rd_kafka_topic_conf_destroy (bp_rdk.rd_kafka_topic_conf_destroy)
 #define rd_kafka_topic_conf_dup (bp_rdk.rd_kafka_topic_conf_dup)

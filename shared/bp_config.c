@@ -34,6 +34,7 @@ void bp_config_init(bp_config_t *cfg) {
         cfg->group_per_bucket = 1;
         cfg->schedule         = BP_SCHEDULE_STRICT;
         cfg->lag_threshold    = 0;
+        cfg->hold             = BP_HOLD_PAUSE;
         cfg->next.step        = 1;
 }
 
@@ -280,6 +281,18 @@ static bp_set_result_t set_schedule(bp_config_t *c, const char *name,
         return BP_SET_OK;
 }
 
+static bp_set_result_t set_hold(bp_config_t *c, const char *name,
+                                const char *v, char *err, size_t errsz) {
+        if (!strcmp(v, "pause"))
+                c->hold = BP_HOLD_PAUSE;
+        else if (!strcmp(v, "queue"))
+                c->hold = BP_HOLD_QUEUE;
+        else
+                return fail(err, errsz, name, v,
+                            "expected \"pause\" or \"queue\"");
+        return BP_SET_OK;
+}
+
 static bp_set_result_t set_lag_threshold(bp_config_t *c, const char *name,
                                          const char *v, char *err,
                                          size_t errsz) {
@@ -486,6 +499,7 @@ static const struct {
     {BP_PROP_EVENTS_MAPPED, set_events_mapped, 1},
     {BP_PROP_SCHEDULE, set_schedule, 1},
     {BP_PROP_LAG_THRESHOLD, set_lag_threshold, 1},
+    {BP_PROP_HOLD, set_hold, 1},
     /* listed together as "next.*" (an error message stays short) */
     {BP_PROP_NEXT_BUCKETS, set_next, 0},
     {BP_PROP_NEXT_ALLOCATION, set_next, 0},

@@ -65,6 +65,18 @@ typedef enum {
                                    *   its allocation. */
 } bp_schedule_t;
 
+/** How the strict schedule holds a lower bucket back
+ *  (bucket.priority.hold). */
+typedef enum {
+        BP_HOLD_PAUSE = 0, /**< Pause its partitions: what librdkafka
+                            *   fetched of them is dropped and fetched
+                            *   again on resume (default). */
+        BP_HOLD_QUEUE = 1  /**< Keep what was fetched: each bucket's
+                            *   records wait in a queue of their own, and
+                            *   a higher bucket's are moved ahead of the
+                            *   lower ones (bp_sched_queues.h). */
+} bp_hold_t;
+
 /** One bucket's name (its share is in bp_config_t.allocation). */
 typedef struct bp_bucket_def {
         char name[BP_MAX_NAME_LEN + 1];
@@ -117,6 +129,7 @@ typedef struct bp_config {
                                *   through bp_assignment_map_by_name(). */
         bp_schedule_t schedule; /**< bucket.priority.schedule */
         int64_t lag_threshold;  /**< bucket.priority.lag.threshold */
+        bp_hold_t hold;         /**< bucket.priority.hold */
 
         bp_next_def_t next; /**< A layout change in progress. */
 

@@ -38,6 +38,7 @@
 #define BP_PROP_EVENTS_MAPPED BP_PROP_PREFIX "rebalance.events.mapped"
 #define BP_PROP_SCHEDULE BP_PROP_PREFIX "schedule"
 #define BP_PROP_LAG_THRESHOLD BP_PROP_PREFIX "lag.threshold"
+#define BP_PROP_HOLD BP_PROP_PREFIX "hold"
 /** Accepted for the Java reference's configurations, and ignored. */
 #define BP_PROP_FALLBACK_ASSIGNOR BP_PROP_PREFIX "fallback.assignor"
 

@@ -147,6 +147,57 @@ static int is_critical(int32_t p) {
 
 /* A consumer of the list "critical, bulk" with \p schedule, or with
  * \p schedule NULL a plain consumer of the whole topic (the control). */
+/* The consumers' records fetched, from their statistics (by client, as
+ * the clients left open are tracked). */
+static struct {
+        rd_kafka_t *rk;
+        atomic_long fetched;
+} fetched_by[4];
+
+static int on_stats(rd_kafka_t *rk, char *json, size_t len, void *opaque) {
+        /* The client's own counter comes last, after its brokers' and
+         * partitions' ones. */
+        const char *at = NULL, *next = json;
+        int i;
+        (void)len, (void)opaque;
+        while ((next = strstr(next, "\"rxmsgs\":")))
+                at = next++;
+        for (i = 0; at && i < 4; i++)
+                if (fetched_by[i].rk == rk) {
+                        atomic_store(&fetched_by[i].fetched,
+                                     strtol(at + 9, NULL, 10));
+                        break;
+                }
+        return 0;
+}
+
+long probe_fetched(rd_kafka_t *rk) {
+        int i;
+        for (i = 0; i < 4; i++)
+                if (fetched_by[i].rk == rk)
+                        return atomic_load(&fetched_by[i].fetched);
+        return -1;
+}
+
+/* A slot whose client is closed, or was never used. */
+static int slot_free(int i) {
+        int j;
+        for (j = 0; j < 4; j++)
+                if (fetched_by[i].rk && left_open[j] == fetched_by[i].rk)
+                        return 0;
+        return 1;
+}
+
+static void count_fetched(rd_kafka_t *rk) {
+        int i;
+        for (i = 0; i < 4; i++)
+                if (fetched_by[i].rk == rk || slot_free(i)) {
+                        fetched_by[i].rk = rk;
+                        atomic_store(&fetched_by[i].fetched, -1);
+                        return;
+                }
+}
+
 void probe_start(probe_t *pr, const char *group, const char *schedule,
                  const char *threshold) {
         rd_kafka_topic_partition_list_t *sub;
@@ -169,6 +220,12 @@ void probe_start(probe_t *pr, const char *group, const char *schedule,
                                         harness.queue_min, errstr,
                                         sizeof(errstr)),
                             RD_KAFKA_CONF_OK);
+                if (harness.hold)
+                        assert_int_equal(
+                            bp_test_set(conf, "bucket.priority.hold",
+                                        harness.hold, errstr,
+                                        sizeof(errstr)),
+                            RD_KAFKA_CONF_OK);
         } else {
                 conf = rd_kafka_conf_new();
                 rd_kafka_conf_set(conf, "bootstrap.servers",
@@ -184,9 +241,13 @@ void probe_start(probe_t *pr, const char *group, const char *schedule,
         if (getenv("BP_TEST_RDDEBUG"))
                 rd_kafka_conf_set(conf, "debug", getenv("BP_TEST_RDDEBUG"),
                                   errstr, sizeof(errstr));
+        rd_kafka_conf_set(conf, "statistics.interval.ms", "100", errstr,
+                          sizeof(errstr));
+        rd_kafka_conf_set_stats_cb(conf, on_stats);
         pr->rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr, sizeof(errstr));
         if (!pr->rk)
                 fail_msg("consumer: %s", errstr);
+        count_fetched(pr->rk);
         track(pr->rk, 1);
         rd_kafka_poll_set_consumer(pr->rk);
         sub = rd_kafka_topic_partition_list_new(1);
@@ -228,6 +289,7 @@ void probe_close(probe_t *pr) {
 int harness_cleanup(void **state) {
         int i;
         (void)state;
+        harness.hold = NULL;
         if (stream_running) {
                 atomic_store(&stream_running->stop, 1);
                 pthread_join(stream_running->thread, NULL);
@@ -366,8 +428,12 @@ int probe_poll(probe_t *pr, judge_t judge, int64_t threshold,
         }
         tk_ledger_read(&harness.ledger, (int)id);
         pr->delivered[critical ? 0 : 1]++;
-        if (m->partition >= 0 && m->partition < PARTS)
+        if (m->partition >= 0 && m->partition < PARTS) {
                 pr->by_partition[m->partition]++;
+                if (m->offset < pr->last_offset[m->partition])
+                        pr->reordered++;
+                pr->last_offset[m->partition] = m->offset;
+        }
         rd_kafka_message_destroy(m);
 
         if (judge != JUDGE_NONE && tk_now_ms() >= pr->next_refresh_ms)

@@ -51,6 +51,8 @@ typedef struct sched_harness {
          * small queue that the bulk backlog fills: librdkafka then fetches
          * nothing). */
         const char *queue_min;
+        /* bucket.priority.hold of the scheduled consumers, when set. */
+        const char *hold;
 } sched_harness_t;
 
 extern sched_harness_t harness;
@@ -115,6 +117,8 @@ typedef struct probe {
         long next_reread_ms;  /* start of a partition held again */
         long delivered[2];    /* critical, bulk */
         long by_partition[PARTS]; /* records delivered per partition */
+        int64_t last_offset[PARTS]; /* of the last record delivered */
+        long reordered; /* records behind a later one of their partition */
         /* strict */
         long episode, max_episode, episodes;
         int64_t max_critical_lag; /* seen at critical deliveries */
@@ -142,6 +146,11 @@ void probe_refresh(probe_t *pr);
 /* Polls \p pr once; judges a delivered record as \p judge says and spends
  * \p work_us on it (the application's work). Returns 1 if a record came. */
 int probe_poll(probe_t *pr, judge_t judge, int64_t threshold, long work_us);
+
+/* Records the consumer \p rk fetched from the cluster so far (librdkafka's
+ * statistics, "rxmsgs": a record fetched again counts again), as of its
+ * last statistics (every 100 ms); -1 before the first. */
+long probe_fetched(rd_kafka_t *rk);
 
 /* BP_TEST_DEBUG=1: prints the consumer's bucket statistics. */
 void probe_debug(probe_t *pr);

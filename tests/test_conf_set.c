@@ -100,7 +100,8 @@ static void test_empty_values_refused(void **state) {
             P "topic",         P "buckets",          P "allocation",
             P "delimiter",     P "layout",           P "within",
             P "fallback.partitioner", P "bucket",    P "group.per.bucket",
-            P "rebalance.events.mapped", P "schedule", P "lag.threshold"};
+            P "rebalance.events.mapped", P "schedule", P "lag.threshold",
+            P "hold"};
         const kv_t *examples[] = {producer_example, consumer_example};
         const char *empties[] = {"", NULL};
         char start[128], what[160];
@@ -426,6 +427,7 @@ static const trigger_t triggers[] = {
      NONE, {{P "bucket", "Silver"}}, {P "buckets", "Platinum, Gold"}},
     {"bad boolean", 0, NONE, NONE, {P "group.per.bucket", "maybe"}},
     {"unknown schedule", 0, NONE, NONE, {P "schedule", "fastest"}},
+    {"unknown hold", 0, NONE, NONE, {P "hold", "drop"}},
     {"threshold not a whole number, negative", 0, NONE, NONE,
      {P "lag.threshold", "-1"}},
     {"threshold above 10^15", 0, NONE, NONE,

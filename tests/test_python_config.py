@@ -23,7 +23,8 @@ EXAMPLE = {
 
 PROPERTIES = ["topic", "buckets", "allocation", "delimiter", "layout",
               "within", "fallback.partitioner", "bucket", "group.per.bucket",
-              "rebalance.events.mapped", "schedule", "lag.threshold"]
+              "rebalance.events.mapped", "schedule", "lag.threshold",
+              "hold"]
 
 
 def conf(*parts, before=None):

@@ -61,6 +61,7 @@ _PRODUCER_OPTIONS = dict(_COMMON_OPTIONS,
 _CONSUMER_OPTIONS = dict(_COMMON_OPTIONS,
                          schedule="schedule",
                          lag_threshold="lag.threshold",
+                         hold="hold",
                          group_per_bucket="group.per.bucket",
                          rebalance_events_mapped="rebalance.events.mapped",
                          fallback_assignor="fallback.assignor")
@@ -260,7 +261,7 @@ def consumer_properties(topic: str, buckets: Union[str, Iterable[str]],
             buckets in priority order served by one consumer.
         **options: further properties by their Python names:
             ``delimiter``, ``layout``, ``schedule``, ``lag_threshold``,
-            ``group_per_bucket``, ``rebalance_events_mapped``,
+            ``hold``, ``group_per_bucket``, ``rebalance_events_mapped``,
             ``fallback_assignor``, ``next_buckets``, ``next_allocation``,
             ``next_layout``, ``next_step``. None leaves one out.
 
