@@ -1,7 +1,8 @@
 /*
  * bench_sched_clients.h - what every client of the scheduler benchmark
- * shares: the mock cluster, the configuration (with or without the
- * plugin), the clock, and the exit on a failure.
+ * shares: the cluster (the mock one, or a broker given by --brokers) and
+ * its topics, the configuration (with or without the plugin), the clock,
+ * and the exit on a failure.
  */
 #ifndef BENCH_SCHED_CLIENTS_H
 #define BENCH_SCHED_CLIENTS_H
@@ -12,8 +13,12 @@
 
 #include "testkit.h"
 
-/** The embedded mock cluster every setup runs on. */
+/** The embedded mock cluster every setup runs on, unless --brokers. */
 extern tk_mock_t bsch_cluster;
+
+/** Creates \p topic with \p partitions partitions on the cluster, or
+ *  exits 2. */
+void bsch_topic_create(const char *topic, int partitions);
 
 /** Prints "bench: WHAT: WHY" and exits 2. */
 void bsch_die(const char *what, const char *why);

@@ -80,11 +80,14 @@ void bsch_consumer_start(bsch_consumer_t *c, const char *topic, int setup,
         c->lock = lock;
         if (setup != BSCH_PLAIN) {
                 bsch_set(conf, "bucket.priority.bucket", bucket);
-                if (setup == BSCH_STRICT)
+                if (setup == BSCH_STRICT || setup == BSCH_QUEUE)
                         bsch_set(conf, "bucket.priority.schedule", "strict");
+                if (setup == BSCH_QUEUE)
+                        bsch_set(conf, "bucket.priority.hold", "queue");
         }
         snprintf(fw, sizeof(fw), "%d", bsch_opt.fetch_wait_ms);
-        bsch_set(conf, "fetch.wait.max.ms", fw);
+        if (bsch_opt.fetch_wait_ms > 0)
+                bsch_set(conf, "fetch.wait.max.ms", fw);
         bsch_set(conf, "group.id", group);
         for (i = 0; i < bsch_opt.prop_cnt; i++) {
                 char kv[256], *eq;

@@ -12,10 +12,15 @@
 #include "bp_cli_number.h"
 
 const char *const bsch_setup_name[BSCH_SETUPS] = {"dedicated", "strict",
-                                                  "plain"};
+                                                  "queue", "plain"};
 
-bsch_options_t bsch_opt = {3,    100, 5,      50,     0, 10, 200000,
-                           NULL, "1", NULL, {NULL}, 0};
+bsch_options_t bsch_opt = {.rounds        = 3,
+                           .rate          = 100,
+                           .seconds       = 5,
+                           .work_us       = 50,
+                           .fetch_wait_ms = -1,
+                           .bulk          = 200000,
+                           .linger_ms     = "1"};
 
 static void usage(void) {
         fprintf(stderr,
@@ -24,7 +29,9 @@ static void usage(void) {
                 "                          [--work-us W] [--work sleep|busy] "
                 "[--fetch-wait-ms F]\n"
                 "                          [--linger-ms L] "
-                "[--only dedicated|strict|plain] [--prop name=value]...\n");
+                "[--only dedicated|strict|queue|plain]\n"
+                "                          [--prop name=value]... "
+                "[--brokers B]\n");
         exit(2);
 }
 
@@ -49,6 +56,7 @@ void bsch_parse_options(int argc, char **argv) {
             {"linger-ms", required_argument, NULL, 'l'},
             {"only", required_argument, NULL, 'o'},
             {"prop", required_argument, NULL, 'p'},
+            {"brokers", required_argument, NULL, 'B'},
             {NULL, 0, NULL, 0}};
         int c;
 
@@ -88,7 +96,8 @@ void bsch_parse_options(int argc, char **argv) {
                         break;
                 case 'o':
                         if (strcmp(optarg, "dedicated") &&
-                            strcmp(optarg, "strict") && strcmp(optarg, "plain"))
+                            strcmp(optarg, "strict") &&
+                            strcmp(optarg, "queue") && strcmp(optarg, "plain"))
                                 usage();
                         bsch_opt.only = optarg;
                         break;
@@ -96,6 +105,9 @@ void bsch_parse_options(int argc, char **argv) {
                         if (bsch_opt.prop_cnt == 16 || !strchr(optarg, '='))
                                 usage();
                         bsch_opt.props[bsch_opt.prop_cnt++] = optarg;
+                        break;
+                case 'B':
+                        bsch_opt.brokers = optarg;
                         break;
                 default:
                         usage();
@@ -105,6 +117,8 @@ void bsch_parse_options(int argc, char **argv) {
                 usage();
         if (bsch_opt.rounds < 1 || bsch_opt.rounds > BSCH_MAX_ROUNDS ||
             bsch_opt.bulk < 1 || bsch_opt.rate < 1 || bsch_opt.seconds < 1 ||
-            bsch_opt.work_us < 0 || bsch_opt.fetch_wait_ms < 1)
+            bsch_opt.work_us < 0 || bsch_opt.fetch_wait_ms == 0)
                 usage();
+        if (bsch_opt.fetch_wait_ms < 0 && !bsch_opt.brokers)
+                bsch_opt.fetch_wait_ms = 10;
 }

@@ -9,16 +9,19 @@
 #define BSCH_MAX_ROUNDS 16
 
 /** The setups compared, in the order of a first round. */
-enum { BSCH_DEDICATED, BSCH_STRICT, BSCH_PLAIN, BSCH_SETUPS };
+enum { BSCH_DEDICATED, BSCH_STRICT, BSCH_QUEUE, BSCH_PLAIN, BSCH_SETUPS };
 
-/** "dedicated", "strict", "plain". */
+/** "dedicated", "strict", "queue", "plain". */
 extern const char *const bsch_setup_name[BSCH_SETUPS];
 
 /** The options (defaults until bsch_parse_options()). */
 typedef struct bsch_options {
-        int rounds, rate, seconds, work_us, busy, fetch_wait_ms;
+        int rounds, rate, seconds, work_us, busy;
+        int fetch_wait_ms; /* -1: 10 on the mock cluster, librdkafka's
+                            * default on a broker */
         long bulk;
         const char *plugin, *linger_ms, *only;
+        const char *brokers; /* --brokers: a real cluster, not the mock */
         const char *props[16]; /* --prop k=v: for every consumer */
         int prop_cnt;
 } bsch_options_t;

@@ -41,20 +41,20 @@ double bsch_median(double *v, int n) {
         return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-void bsch_run_setup(rd_kafka_mock_cluster_t *mc, int setup, int round,
-                    bsch_result_t *res) {
+void bsch_run_setup(int setup, int round, bsch_result_t *res) {
         bsch_consumer_t cons[MAX_CONSUMERS];
         pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-        char topic[64], group[64], value[100];
+        char topic[96], group[96], value[100];
         int n = setup == BSCH_DEDICATED ? 2 : 1, k, ready;
         long sent = 0, total, i;
         uint64_t start, deadline, t0, t1, bulk0 = 0, bulk1 = 0;
         rd_kafka_t *prod;
 
-        snprintf(topic, sizeof(topic), "bench-%s-%d", bsch_setup_name[setup],
-                 round);
-        if (rd_kafka_mock_topic_create(mc, topic, PARTS, 1))
-                bsch_die("topic", topic);
+        /* Unique on a broker that outlives the run. */
+        snprintf(topic, sizeof(topic), "bench-%s-%d-%lld",
+                 bsch_setup_name[setup], round,
+                 (long long)(tk_wall_ms() % 100000000));
+        bsch_topic_create(topic, PARTS);
         bsch_load_backlog(topic);
 
         memset(res, 0, sizeof(*res));
@@ -65,7 +65,7 @@ void bsch_run_setup(rd_kafka_mock_cluster_t *mc, int setup, int round,
                 bsch_die("latencies", "out of memory");
         for (i = 0; i < total; i++)
                 res->by_id[i] = -1;
-        snprintf(group, sizeof(group), "%s-%d", bsch_setup_name[setup], round);
+        snprintf(group, sizeof(group), "%s", topic);
         if (setup == BSCH_DEDICATED) {
                 bsch_consumer_start(&cons[0], topic, setup, "critical",
                                     group, res, &lock);
