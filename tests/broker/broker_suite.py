@@ -1310,6 +1310,14 @@ def scenario_scheduler(env, report):
     broker_sched.run(sys.modules[__name__], env, report)
 
 
+def scenario_sched_queue(env, report):
+    """One Python consumer serving "critical, bulk" with
+    bucket.priority.hold=queue, classic and KIP-848, and the pause control:
+    see broker_sched_queue.py."""
+    import broker_sched_queue
+    broker_sched_queue.run(sys.modules[__name__], env, report)
+
+
 def scenario_change(env, report):
     """A live layout change by the procedure of docs/layout-change.md, four
     variants and the naive rollout: see broker_change.py."""
@@ -1358,6 +1366,7 @@ SCENARIOS = {
     "broker_restart": scenario_broker_restart,
     "failover": scenario_failover,
     "scheduler": scenario_scheduler,
+    "sched_queue": scenario_sched_queue,
     "operations": scenario_operations,
     "kip848": scenario_kip848,
     "kip848_sched": lambda e, r: __import__("broker_kip848_sched").run(sys.modules[__name__], e, r),
