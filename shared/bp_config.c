@@ -190,16 +190,30 @@ static bp_set_result_t set_delimiter(bp_config_t *c, const char *name,
         return BP_SET_OK;
 }
 
+/* A value that must be \p first or \p second: \p *second_chosen says
+ * which. */
+static bp_set_result_t one_of_two(const char *name, const char *v,
+                                  const char *first, const char *second,
+                                  int *second_chosen, char *err,
+                                  size_t errsz) {
+        if (!strcmp(v, first))
+                *second_chosen = 0;
+        else if (!strcmp(v, second))
+                *second_chosen = 1;
+        else
+                return fail(err, errsz, name, v, "expected \"%s\" or \"%s\"",
+                            first, second);
+        return BP_SET_OK;
+}
+
 static bp_set_result_t set_layout(bp_config_t *c, const char *name,
                                   const char *v, char *err, size_t errsz) {
-        if (!strcmp(v, "contiguous"))
-                c->layout = BP_LAYOUT_CONTIGUOUS;
-        else if (!strcmp(v, "stable"))
-                c->layout = BP_LAYOUT_STABLE;
-        else
-                return fail(err, errsz, name, v,
-                            "expected \"contiguous\" or \"stable\"");
-        return BP_SET_OK;
+        int stable = 0;
+        bp_set_result_t r =
+            one_of_two(name, v, "contiguous", "stable", &stable, err, errsz);
+        if (r == BP_SET_OK)
+                c->layout = stable ? BP_LAYOUT_STABLE : BP_LAYOUT_CONTIGUOUS;
+        return r;
 }
 
 static bp_set_result_t set_within(bp_config_t *c, const char *name,
@@ -271,26 +285,23 @@ static bp_set_result_t set_bool(int *out, const char *name, const char *v,
 
 static bp_set_result_t set_schedule(bp_config_t *c, const char *name,
                                     const char *v, char *err, size_t errsz) {
-        if (!strcmp(v, "strict"))
-                c->schedule = BP_SCHEDULE_STRICT;
-        else if (!strcmp(v, "weighted"))
-                c->schedule = BP_SCHEDULE_WEIGHTED;
-        else
-                return fail(err, errsz, name, v,
-                            "expected \"strict\" or \"weighted\"");
-        return BP_SET_OK;
+        int weighted = 0;
+        bp_set_result_t r =
+            one_of_two(name, v, "strict", "weighted", &weighted, err, errsz);
+        if (r == BP_SET_OK)
+                c->schedule =
+                    weighted ? BP_SCHEDULE_WEIGHTED : BP_SCHEDULE_STRICT;
+        return r;
 }
 
 static bp_set_result_t set_hold(bp_config_t *c, const char *name,
                                 const char *v, char *err, size_t errsz) {
-        if (!strcmp(v, "pause"))
-                c->hold = BP_HOLD_PAUSE;
-        else if (!strcmp(v, "queue"))
-                c->hold = BP_HOLD_QUEUE;
-        else
-                return fail(err, errsz, name, v,
-                            "expected \"pause\" or \"queue\"");
-        return BP_SET_OK;
+        int queue = 0;
+        bp_set_result_t r =
+            one_of_two(name, v, "pause", "queue", &queue, err, errsz);
+        if (r == BP_SET_OK)
+                c->hold = queue ? BP_HOLD_QUEUE : BP_HOLD_PAUSE;
+        return r;
 }
 
 static bp_set_result_t set_lag_threshold(bp_config_t *c, const char *name,
