@@ -35,7 +35,9 @@ Gold 8-11.
 Scenarios (--expect works): produce (keys Platinum-0..59, Gold-0..59,
 Silver-0..9 of no bucket, 10 NULL keys: routing and round robin), then
 consume (consumer A of Gold alone, then B joins the same group, then a
-second batch), each check printed as 'ok   SCENARIO: ...' or
+second batch), then several (consumer C of "Platinum, Gold" with
+bucket.priority.hold=queue reads a third batch on every partition, each
+partition in order, and closes), each check printed as 'ok   SCENARIO: ...' or
 'FAIL SCENARIO: ...'. --expect creation-error:SUBSTRING: every mode must
 print 'error ...' containing SUBSTRING and exit 3. --expect
 unmapped-stopped:ENV_VAR (consume): the adapter, run with ENV_VAR=1,
@@ -666,6 +668,56 @@ def consume_scenario(v, env, batch1):
                     c.short, plist(outside)), [c])
 
 
+def several_scenario(v, env):
+    """One consumer of both buckets ("Platinum, Gold", strict) holding the
+    lower one back in a queue (bucket.priority.hold=queue), configured the
+    client's way, reads every record of a fresh batch on all 12
+    partitions, each partition's in the order written, and exits 0 once its
+    stdin closes (the close runs through the plugin's queues)."""
+    s = "several"
+    keys = (["Platinum-%d" % i for i in range(200, 300)] +
+            ["Gold-%d" % i for i in range(200, 300)])
+    batch = produce("reference producer (several)", env.reference,
+                    env.bootstrap, env.plugin, keys)
+    bad, missing = batch.ended_badly(), batch.missing()
+    if bad or missing:
+        v.check(s, False, "reference producer %s" % (
+            bad or "did not deliver %d records" % len(missing)),
+            [batch.child])
+        return
+    env.used = True
+    want = batch.records()
+    group = "matrix-several-%d-%s" % (os.getpid(), uuid.uuid4().hex[:8])
+    c = Consumer("consumer C", env, group, "Platinum, Gold",
+                 ["bucket.priority.hold=queue"])
+    wait_all([c], lambda: covered(want, [c]) == want, READ_TIMEOUT)
+    if stopped(v, s, [c]):
+        return
+    got = covered(want, [c])
+    v.check(s, got == want,
+            "C (Platinum, Gold; hold=queue) read all %d records on "
+            "partitions %s" % (sum(want.values()),
+                               plist({p for p, _ in want}))
+            if got == want else
+            "C read %d of %d records within %d s (missing on partitions %s)"
+            % (sum(got.values()), sum(want.values()), READ_TIMEOUT,
+               partitions_missing(want, got)), [c])
+    written = {k: i for i, k in enumerate(keys)}
+    seen, behind = {}, []
+    for part, key in c.parsed()[0]:
+        if key not in written:
+            continue
+        if written[key] < seen.get(part, -1):
+            behind.append("%s on %d" % (key, part))
+        seen[part] = max(seen.get(part, -1), written[key])
+    v.check(s, not behind,
+            "C read each partition's records in the order written"
+            if not behind else
+            "C read %d records behind a later one of their partition: %s"
+            % (len(behind), some(behind)), [c])
+    close_all(v, s, (c,))
+
+
 # ------------------------------------------------- unmapped rebalance events
 
 def unmapped_scenario(v, env, env_var):
@@ -824,6 +876,7 @@ def main():
                     v.note("consume", "the adapter's producer failed a check")
             if "consume" in modes:
                 consume_scenario(v, env, batch1)
+                several_scenario(v, env)
         stop_cluster(env.cluster)
     except SetupError as exc:
         v.check("setup", False, str(exc))
