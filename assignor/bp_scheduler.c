@@ -205,12 +205,19 @@ void bp_scheduler_assigning(bp_scheduler_t *s) {
                 b->delivered_seen    = atomic_load_explicit(
                     &s->served->delivered[bucket], memory_order_relaxed);
         }
-        if (s->want_queues && !s->hold_queues && bp_sched_queues_start(s)) {
-                s->want_queues = 0;
-                bp_client_log(s->c, 4,
-                              "cannot set up the bucket queues "
-                              "(bucket.priority.hold=queue): lower buckets "
-                              "are held back by pause");
+        if (s->want_queues && !s->hold_queues) {
+                if (bp_sched_queues_start(s)) {
+                        s->want_queues = 0;
+                        bp_client_log(s->c, 4,
+                                      "cannot set up the bucket queues "
+                                      "(bucket.priority.hold=queue): lower "
+                                      "buckets are held back by pause");
+                } else {
+                        bp_client_log(s->c, 6,
+                                      "strict schedule: lower buckets wait "
+                                      "in queues of their own, nothing is "
+                                      "paused (bucket.priority.hold=queue)");
+                }
         }
         bp_sched_queues_route(s, 1); /* before the partitions are assigned */
         bp_sched_evaluate(s);
