@@ -55,11 +55,15 @@ bp_group_kind_t bp_migrate_group_kind(bp_client_t *c, rd_kafka_t *rk,
 /**
  * At an assignment to a classic bucket consumer: whether \p partitions
  * (as the group gave them) are to be kept and paused rather than mapped,
- * because the group is a consumer group now. Updates
- * c->consumer->converted and logs each change; keeps the last answer when
- * the broker gives none. 0 for a list without the bucket topic.
+ * because the group is a consumer group now. Asks the broker (once per
+ * rebalance event: bp_rebalance.c decides there), moves the consumer's
+ * mode between BP_CONSUMER_CLASSIC and BP_CONSUMER_CONVERTED and logs each
+ * change; keeps the last answer when the broker gives none, and stops
+ * asking (BP_CONSUMER_CLASSIC_UNASKED) when it cannot describe groups.
+ * 0 for a list without the bucket topic.
  */
-int bp_migrate_at_assign(bp_client_t *c, rd_kafka_t *rk,
-                         const rd_kafka_topic_partition_list_t *partitions);
+int bp_migrate_group_converted(
+    bp_client_t *c, rd_kafka_t *rk,
+    const rd_kafka_topic_partition_list_t *partitions);
 
 #endif /* BP_MIGRATE_H */
