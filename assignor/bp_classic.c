@@ -135,6 +135,7 @@ rd_kafka_topic_partition_list_t *
 bp_classic_map(bp_client_t *c,
                rd_kafka_t *rk,
                const rd_kafka_topic_partition_list_t *partitions,
+               int bucket_topic,
                char *errstr,
                size_t errstr_size) {
         rd_kafka_topic_partition_list_t *out;
@@ -145,8 +146,7 @@ bp_classic_map(bp_client_t *c,
                 return without_bucket_topic(c, partitions);
         if (!c || c->cfg.consumer_bucket_cnt == 0 ||
             c->mode != BP_MODE_ACTIVE ||
-            partitions == c->consumer->run.mapped_in_flight ||
-            !bp_list_has_bucket_topic(c, partitions))
+            partitions == c->consumer->run.mapped_in_flight || !bucket_topic)
                 /* nothing to map, or mapped already */
                 return rd_kafka_topic_partition_list_copy(partitions);
 
@@ -170,10 +170,11 @@ static void assign(bp_client_t *c, rd_kafka_t *rk,
  * nothing until the next rebalance (logged, the held set emptied). */
 static rd_kafka_topic_partition_list_t *
 mapped_or_nothing(bp_client_t *c, rd_kafka_t *rk,
-                  const rd_kafka_topic_partition_list_t *partitions) {
+                  const rd_kafka_topic_partition_list_t *partitions,
+                  int bucket_topic) {
         char errstr[512];
-        rd_kafka_topic_partition_list_t *mapped =
-            bp_classic_map(c, rk, partitions, errstr, sizeof(errstr));
+        rd_kafka_topic_partition_list_t *mapped = bp_classic_map(
+            c, rk, partitions, bucket_topic, errstr, sizeof(errstr));
 
         if (!mapped && c) {
                 bp_client_log(c, 3,
@@ -188,12 +189,13 @@ mapped_or_nothing(bp_client_t *c, rd_kafka_t *rk,
 void bp_classic_rebalance(bp_client_t *c,
                           rd_kafka_t *rk,
                           rd_kafka_resp_err_t err,
-                          rd_kafka_topic_partition_list_t *partitions) {
+                          rd_kafka_topic_partition_list_t *partitions,
+                          int bucket_topic) {
         rd_kafka_topic_partition_list_t *mapped;
 
         switch (err) {
         case RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS:
-                mapped = mapped_or_nothing(c, rk, partitions);
+                mapped = mapped_or_nothing(c, rk, partitions, bucket_topic);
                 assign(c, rk, mapped);
                 if (mapped)
                         rd_kafka_topic_partition_list_destroy(mapped);
@@ -223,12 +225,13 @@ void bp_classic_chain(bp_client_t *c,
                       rd_kafka_t *rk,
                       rd_kafka_resp_err_t err,
                       rd_kafka_topic_partition_list_t *partitions,
+                      int bucket_topic,
                       void *opaque) {
         rd_kafka_topic_partition_list_t *given = NULL;
 
         switch (err) {
         case RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS:
-                given = mapped_or_nothing(c, rk, partitions);
+                given = mapped_or_nothing(c, rk, partitions, bucket_topic);
                 if (!given)
                         given = rd_kafka_topic_partition_list_new(0);
                 break;

@@ -10,6 +10,11 @@
 
 #include "../plugin/bp_client.h"
 
+/*
+ * Each entry takes \p bucket_topic, whether the list holds a partition of
+ * the bucket topic, as the decision found it (bp_rebalance.c).
+ */
+
 /**
  * bp_assignment_map() on the classic protocol: the list to assign for
  * \p partitions as the group gave them (start offsets decided, the held
@@ -21,6 +26,7 @@ rd_kafka_topic_partition_list_t *
 bp_classic_map(bp_client_t *c,
                rd_kafka_t *rk,
                const rd_kafka_topic_partition_list_t *partitions,
+               int bucket_topic,
                char *errstr,
                size_t errstr_size);
 
@@ -31,7 +37,8 @@ bp_classic_map(bp_client_t *c,
 void bp_classic_rebalance(bp_client_t *c,
                           rd_kafka_t *rk,
                           rd_kafka_resp_err_t err,
-                          rd_kafka_topic_partition_list_t *partitions);
+                          rd_kafka_topic_partition_list_t *partitions,
+                          int bucket_topic);
 
 /**
  * In front of the application's rebalance callback on the classic
@@ -42,6 +49,7 @@ void bp_classic_chain(bp_client_t *c,
                       rd_kafka_t *rk,
                       rd_kafka_resp_err_t err,
                       rd_kafka_topic_partition_list_t *partitions,
+                      int bucket_topic,
                       void *opaque);
 
 #endif /* BP_CLASSIC_H */

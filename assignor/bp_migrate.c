@@ -113,9 +113,7 @@ static int is_member(rd_kafka_t *rk) {
         return yes;
 }
 
-int bp_migrate_group_converted(
-    bp_client_t *c, rd_kafka_t *rk,
-    const rd_kafka_topic_partition_list_t *partitions) {
+int bp_migrate_group_converted(bp_client_t *c, rd_kafka_t *rk) {
         bp_consumer_run_t *run = &c->consumer->run;
         int was = run->mode == BP_CONSUMER_CONVERTED, now;
         bp_group_kind_t kind;
@@ -126,7 +124,7 @@ int bp_migrate_group_converted(
             run->mode == BP_CONSUMER_KIP848 ||
             run->mode == BP_CONSUMER_CLASSIC_UNASKED ||
             c->cfg.consumer_bucket_cnt == 0 || c->mode != BP_MODE_ACTIVE ||
-            !bp_list_has_bucket_topic(c, partitions) || !is_member(rk))
+            !is_member(rk))
                 return 0;
         kind = bp_migrate_group_kind(c, rk, BP_MIGRATE_TIMEOUT_MS);
         if (kind == BP_GROUP_UNKNOWN)

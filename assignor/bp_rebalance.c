@@ -28,24 +28,28 @@
 
 /* The one decision: which strategy serves event \p err on \p partitions
  * for client \p c (NULL: a client without the plugin, which the classic
- * strategy passes through). The consumer protocol keeps and pauses
- * everything; on the classic protocol only an assignment can be kept and
- * paused, when the broker says the group is converted (asked once per
- * event: not for a list of this event the application hands back). */
-static bp_strategy_t decide_strategy(
-    bp_client_t *c, rd_kafka_t *rk, rd_kafka_resp_err_t err,
-    const rd_kafka_topic_partition_list_t *partitions) {
+ * strategy passes through); *bucket_topic set when the list holds a
+ * partition of the bucket topic (the strategies need not look again).
+ * The consumer protocol keeps and pauses everything; on the classic
+ * protocol only an assignment of the bucket topic can be kept and paused,
+ * when the broker says the group is converted (asked once per event: not
+ * for a list of this event the application hands back). */
+static bp_strategy_t
+decide_strategy(bp_client_t *c, rd_kafka_t *rk, rd_kafka_resp_err_t err,
+                const rd_kafka_topic_partition_list_t *partitions,
+                int *bucket_topic) {
+        *bucket_topic = c && bp_list_has_bucket_topic(c, partitions);
         if (!c)
                 return BP_STRATEGY_CLASSIC_MAPPING;
         if (c->consumer->run.mode == BP_CONSUMER_KIP848)
                 return BP_STRATEGY_KEEP_AND_PAUSE;
-        if (err != RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS)
+        if (err != RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS || !*bucket_topic)
                 return BP_STRATEGY_CLASSIC_MAPPING;
-        if (partitions && partitions == c->consumer->run.mapped_in_flight)
+        if (partitions == c->consumer->run.mapped_in_flight)
                 return c->consumer->run.mode == BP_CONSUMER_CONVERTED
                            ? BP_STRATEGY_CONVERTED_GROUP
                            : BP_STRATEGY_CLASSIC_MAPPING;
-        return bp_migrate_group_converted(c, rk, partitions)
+        return bp_migrate_group_converted(c, rk)
                    ? BP_STRATEGY_CONVERTED_GROUP
                    : BP_STRATEGY_CLASSIC_MAPPING;
 }
@@ -56,17 +60,19 @@ bp_assignment_map(rd_kafka_t *rk,
                   char *errstr,
                   size_t errstr_size) {
         bp_client_t *c = bp_registry_find(rk);
+        int bucket_topic;
 
         if (errstr_size)
                 errstr[0] = '\0';
         switch (decide_strategy(c, rk, RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS,
-                                partitions)) {
+                                partitions, &bucket_topic)) {
         case BP_STRATEGY_KEEP_AND_PAUSE:
         case BP_STRATEGY_CONVERTED_GROUP:
                 return bp_kip848_given(c, rk, partitions);
         case BP_STRATEGY_CLASSIC_MAPPING:
         default:
-                return bp_classic_map(c, rk, partitions, errstr, errstr_size);
+                return bp_classic_map(c, rk, partitions, bucket_topic, errstr,
+                                      errstr_size);
         }
 }
 
@@ -74,12 +80,14 @@ void bp_rebalance_cb(rd_kafka_t *rk,
                      rd_kafka_resp_err_t err,
                      rd_kafka_topic_partition_list_t *partitions,
                      void *opaque) {
-        bp_client_t *c  = bp_registry_find(rk);
-        bp_strategy_t s = decide_strategy(c, rk, err, partitions);
+        bp_client_t *c = bp_registry_find(rk);
+        int bucket_topic;
+        bp_strategy_t s =
+            decide_strategy(c, rk, err, partitions, &bucket_topic);
 
         (void)opaque;
         if (s == BP_STRATEGY_CLASSIC_MAPPING)
-                bp_classic_rebalance(c, rk, err, partitions);
+                bp_classic_rebalance(c, rk, err, partitions, bucket_topic);
         else
                 bp_kip848_rebalance(c, rk, s, err, partitions);
 }
@@ -89,14 +97,16 @@ void bp_rebalance_chain(rd_kafka_t *rk,
                         rd_kafka_topic_partition_list_t *partitions,
                         void *opaque) {
         bp_client_t *c = bp_registry_find(rk);
+        int bucket_topic;
 
         if (!c || !c->consumer->run.app_rebalance_cb) {
                 bp_rebalance_cb(rk, err, partitions, opaque);
                 return;
         }
-        if (decide_strategy(c, rk, err, partitions) ==
+        if (decide_strategy(c, rk, err, partitions, &bucket_topic) ==
             BP_STRATEGY_CLASSIC_MAPPING)
-                bp_classic_chain(c, rk, err, partitions, opaque);
+                bp_classic_chain(c, rk, err, partitions, bucket_topic,
+                                 opaque);
         else
                 bp_kip848_chain(c, rk, err, partitions, opaque);
 }
