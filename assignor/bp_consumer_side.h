@@ -21,6 +21,10 @@
 
 struct bp_scheduler;
 
+/** How long a rebalance waits for each answer of the cluster (metadata,
+ *  committed offsets, the sibling groups' commits). */
+#define BP_REBALANCE_TIMEOUT_MS 10000
+
 typedef void(bp_rebalance_fn_t)(rd_kafka_t *rk,
                                 rd_kafka_resp_err_t err,
                                 rd_kafka_topic_partition_list_t *partitions,

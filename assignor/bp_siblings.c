@@ -45,7 +45,6 @@
 #include "bp_clock.h"
 #include "bp_config_lookup.h"
 #include "bp_consumer_side.h"
-#include "bp_offsets.h"
 #include "bp_reader.h"
 #include "bp_siblings.h"
 
