@@ -158,8 +158,8 @@ bp_classic_map(bp_client_t *c,
         return out;
 }
 
-static void assign(bp_client_t *c, rd_kafka_t *rk,
-                   const rd_kafka_topic_partition_list_t *list) {
+static void assign_or_log(bp_client_t *c, rd_kafka_t *rk,
+                          const rd_kafka_topic_partition_list_t *list) {
         rd_kafka_resp_err_t err = rd_kafka_assign(rk, list);
         if (err && c)
                 bp_client_log(c, 3, "rd_kafka_assign() failed: %s",
@@ -196,7 +196,7 @@ void bp_classic_rebalance(bp_client_t *c,
         switch (err) {
         case RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS:
                 mapped = mapped_or_nothing(c, rk, partitions, bucket_topic);
-                assign(c, rk, mapped);
+                assign_or_log(c, rk, mapped);
                 if (mapped)
                         rd_kafka_topic_partition_list_destroy(mapped);
                 return;
@@ -208,7 +208,7 @@ void bp_classic_rebalance(bp_client_t *c,
                                       "committing");
                 if (c)
                         bp_tracking_revoking(c);
-                assign(c, rk, NULL);
+                assign_or_log(c, rk, NULL);
                 return;
         default:
                 if (c) {
@@ -216,7 +216,7 @@ void bp_classic_rebalance(bp_client_t *c,
                                       rd_kafka_err2str(err));
                         bp_tracking_revoking(c);
                 }
-                assign(c, rk, NULL);
+                assign_or_log(c, rk, NULL);
                 return;
         }
 }

@@ -194,7 +194,8 @@ void bp_kip848_pause_one(rd_kafka_t *rk,
 }
 
 /* Logs and frees an error of an incremental (un)assignment. */
-static void check(bp_client_t *c, const char *what, rd_kafka_error_t *error) {
+static void log_if_failed(bp_client_t *c, const char *what,
+                          rd_kafka_error_t *error) {
         if (!error)
                 return;
         bp_client_log(c, 3, "%s failed: %s", what,
@@ -226,8 +227,8 @@ static void keep_and_pause(bp_client_t *c, rd_kafka_t *rk, bp_strategy_t s,
                  * starts on them: librdkafka keeps an application's pause
                  * through the assignment. */
                 pause_others(c, rk, given, l);
-                check(c, "rd_kafka_incremental_assign()",
-                      rd_kafka_incremental_assign(rk, given));
+                log_if_failed(c, "rd_kafka_incremental_assign()",
+                              rd_kafka_incremental_assign(rk, given));
         }
         rd_kafka_topic_partition_list_destroy(given);
         note_held(c, rk, l);
@@ -251,8 +252,8 @@ void bp_kip848_rebalance(bp_client_t *c,
                 /* Out of the held set before they go: the scheduler never
                  * pauses or resumes a partition no longer assigned. */
                 bp_tracking_removing(c, partitions);
-                check(c, "rd_kafka_incremental_unassign()",
-                      rd_kafka_incremental_unassign(rk, partitions));
+                log_if_failed(c, "rd_kafka_incremental_unassign()",
+                              rd_kafka_incremental_unassign(rk, partitions));
                 note_held(c, rk,
                           atomic_load_explicit(&c->current,
                                                memory_order_acquire));
@@ -288,7 +289,7 @@ void bp_kip848_chain(bp_client_t *c,
          * client does after the callback when it did not. */
         c->consumer->run.mapped_in_flight = given;
         c->consumer->run.app_rebalance_cb(rk, err, given ? given : partitions,
-                                      opaque);
+                                          opaque);
         c->consumer->run.mapped_in_flight = NULL;
         if (given) {
                 /* Again: an application may have resumed what it was

@@ -8,7 +8,7 @@
  * the broker converts the group; the classic members keep JoinGroup and
  * SyncGroup, but the broker's server-side assignor computes what they get
  * (real partition numbers of the whole topic), not the classic leader's
- * roundrobin. Mapped as indexes (bp_rebalance.c) those numbers leave the
+ * roundrobin. Mapped as indexes (bp_classic.c) those numbers leave the
  * bucket's partitions unread or read twice. So at each assignment a
  * classic bucket consumer asks the broker what its group is
  * (DescribeConsumerGroups): in a consumer group it keeps what it was given
