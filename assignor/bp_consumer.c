@@ -91,7 +91,7 @@ static rd_kafka_resp_err_t note_unmapped_join(rd_kafka_t *rk,
 
         if (api_key == BP_API_KEY_JOIN_GROUP ||
             api_key == BP_API_KEY_CONSUMER_GROUP_HEARTBEAT)
-                atomic_store(&c->consumer->unmapped_joined, 1);
+                atomic_store(&c->consumer->run.unmapped_joined, 1);
         return RD_KAFKA_RESP_ERR_NO_ERROR;
 }
 
@@ -123,13 +123,13 @@ rd_kafka_resp_err_t bp_consumer_on_new(bp_client_t *c,
                  * kcat -G, C++ RebalanceCb, ...): put the mapping in front
                  * of it. on_new() gets the client's live copy of the
                  * configuration, before any librdkafka thread runs. */
-                c->consumer->app_rebalance_cb = (bp_rebalance_fn_t *)cb;
+                c->consumer->run.app_rebalance_cb = (bp_rebalance_fn_t *)cb;
                 rd_kafka_conf_set_rebalance_cb((rd_kafka_conf_t *)conf,
                                                bp_rebalance_chain);
         }
         /* The next generation protocol (KIP-848): chosen before or after
          * the bucket, checked when it was set (bp_consumer_conf.c). */
-        if (c->consumer->group_protocol_consumer ||
+        if (c->consumer->props.protocol != BP_PROTOCOL_CLASSIC ||
             (rd_kafka_conf_get(conf, "group.protocol", val, &size) ==
                  RD_KAFKA_CONF_OK &&
              !strcmp(val, "consumer")))
@@ -154,10 +154,10 @@ static const bp_layout_t *judging_layout(bp_client_t *c, rd_kafka_t *rk) {
         if (l)
                 return l;
         now  = bp_clock_ms();
-        last = atomic_load(&c->consumer->safety_layout_tried_ms);
+        last = atomic_load(&c->consumer->run.safety_layout_tried_ms);
         if ((last && now - last < 10000) ||
             !atomic_compare_exchange_strong(
-                &c->consumer->safety_layout_tried_ms, &last, now))
+                &c->consumer->run.safety_layout_tried_ms, &last, now))
                 return NULL;
         cnt = bp_topic_partition_count(rk, c->cfg.topic, 5000);
         return cnt > 0 ? bp_client_layout(c, cnt) : NULL;
@@ -206,7 +206,7 @@ static void check_key(bp_client_t *c, const bp_layout_t *l,
                         ? c->cfg.fallback_bucket
                         : -1;
         if (k < 0 || k == b ||
-            (c->consumer->consumer_mask & (1ull << k)) ||
+            (c->consumer->props.consumer_mask & (1ull << k)) ||
             c->change_home[k] == b)
                 return;
         bp_layout_fingerprint(l, &c->cfg, fp);
@@ -240,7 +240,7 @@ static rd_kafka_resp_err_t safety_on_consume(rd_kafka_t *rk,
         if (m->err || !m->rkt || c->mode != BP_MODE_ACTIVE ||
             strcmp(rd_kafka_topic_name(m->rkt), c->cfg.topic))
                 return RD_KAFKA_RESP_ERR_NO_ERROR;
-        if (atomic_load(&c->consumer->unmapped_joined)) {
+        if (atomic_load(&c->consumer->run.unmapped_joined)) {
                 pause_unmapped(c, rk);
                 return RD_KAFKA_RESP_ERR_NO_ERROR;
         }
@@ -249,7 +249,7 @@ static rd_kafka_resp_err_t safety_on_consume(rd_kafka_t *rk,
                 return RD_KAFKA_RESP_ERR_NO_ERROR; /* count not known yet */
         b = l->bucket_of[m->partition];
         if (b < l->bucket_cnt &&
-            (c->consumer->consumer_mask & (1ull << b))) {
+            (c->consumer->props.consumer_mask & (1ull << b))) {
                 check_key(c, l, m, b);
                 return RD_KAFKA_RESP_ERR_NO_ERROR;
         }
@@ -266,7 +266,8 @@ static rd_kafka_resp_err_t safety_on_consume(rd_kafka_t *rk,
         }
         atomic_fetch_add_explicit(&c->counters[b].foreign, 1,
                                   memory_order_relaxed);
-        if (c->consumer->kip848 || c->consumer->converted)
+        if (c->consumer->run.mode == BP_CONSUMER_KIP848 ||
+            c->consumer->run.mode == BP_CONSUMER_CONVERTED)
                 /* kept and paused: resumed by someone */
                 bp_kip848_pause_one(rk, c->cfg.topic, m->partition);
         bp_client_log_once(

@@ -61,7 +61,7 @@ static void tuned_conf_init(bp_client_t *c, const rd_kafka_conf_t *conf) {
                 if (rd_kafka_conf_get(conf, tuned[i].name, v, &size) ==
                         RD_KAFKA_CONF_OK &&
                     strcmp(v, tuned[i].librdkafka_default))
-                        c->consumer->sched_user_set |= 1u << i;
+                        c->consumer->props.sched_user_set |= 1u << i;
         }
 }
 
@@ -70,7 +70,7 @@ static void tuned_seen(bp_client_t *c, const char *name) {
         int i;
         for (i = 0; i < TUNED_CNT; i++)
                 if (!strcmp(name, tuned[i].name))
-                        c->consumer->sched_user_set |= 1u << i;
+                        c->consumer->props.sched_user_set |= 1u << i;
 }
 
 /* After bucket.priority.bucket changed: a consumer of several buckets gets
@@ -78,7 +78,7 @@ static void tuned_seen(bp_client_t *c, const char *name) {
  * and later), BP_LIST_QUEUE_BACKOFF_MS_TEXT, each unless the user set it;
  * librdkafka's defaults come back when the list shrinks to one bucket. */
 static void tuned_apply(bp_client_t *c, rd_kafka_conf_t *conf) {
-        bp_consumer_side_t *k = c->consumer;
+        bp_consumer_props_t *k = &c->consumer->props;
         int list              = c->cfg.consumer_bucket_cnt > 1, i;
         char errstr[256];
 
@@ -112,24 +112,26 @@ void bp_consumer_on_conf_init(bp_client_t *c, rd_kafka_conf_t *conf) {
 
         /* Properties set before the plugin loaded. */
         if (conf_text(conf, "group.id", val, sizeof(val)))
-                snprintf(c->consumer->base_group_id,
-                         sizeof(c->consumer->base_group_id), "%s", val);
+                snprintf(c->consumer->props.base_group_id,
+                         sizeof(c->consumer->props.base_group_id), "%s", val);
         if (conf_text(conf, "partition.assignment.strategy", val,
                       sizeof(val)) &&
             strcmp(val, BP_RDK_DEFAULT_ASSIGNOR))
-                snprintf(c->consumer->user_strategy,
-                         sizeof(c->consumer->user_strategy), "%.*s",
-                         (int)sizeof(c->consumer->user_strategy) - 1, val);
+                snprintf(c->consumer->props.user_strategy,
+                         sizeof(c->consumer->props.user_strategy), "%.*s",
+                         (int)sizeof(c->consumer->props.user_strategy) - 1,
+                         val);
         if (conf_text(conf, "topic.metadata.refresh.interval.ms", val,
                       sizeof(val)) &&
             strcmp(val, "300000"))
-                c->consumer->refresh_user_set = 1;
+                c->consumer->props.refresh_user_set = 1;
         /* librdkafka >= 2.4: group.protocol=consumer set before us. */
         if (conf_text(conf, "group.protocol", val, sizeof(val)) &&
-            !strcmp(val, "consumer"))
-                c->consumer->group_protocol_consumer = 1;
+            !strcmp(val, "consumer") &&
+            c->consumer->props.protocol != BP_PROTOCOL_CONSUMER_HELD)
+                c->consumer->props.protocol = BP_PROTOCOL_CONSUMER;
         if (conf_text(conf, "group.remote.assignor", val, sizeof(val)))
-                c->consumer->remote_assignor_user_set = 1;
+                c->consumer->props.remote_assignor_user_set = 1;
         tuned_conf_init(c, conf);
 }
 
@@ -139,7 +141,8 @@ static void effective_group(const bp_client_t *c, char *out, size_t size) {
         size_t len, at;
         int n = 0;
 
-        at = (size_t)snprintf(out, size, "%s", c->consumer->base_group_id);
+        at = (size_t)snprintf(out, size, "%s",
+                              c->consumer->props.base_group_id);
         if (!c->cfg.group_per_bucket || c->cfg.consumer_bucket_cnt == 0)
                 return;
         while (at < size && bp_list_next(&cur, &item, &len))
@@ -152,9 +155,10 @@ static void effective_group(const bp_client_t *c, char *out, size_t size) {
  * and node-rdkafka create clients from copies), which must not become the
  * base of another ".<bucket>". */
 static int is_derived_group(const bp_client_t *c, const char *value) {
-        char group[sizeof(c->consumer->base_group_id) + BP_MAX_VALUE_LEN + 2];
+        char group[sizeof(c->consumer->props.base_group_id) +
+                   BP_MAX_VALUE_LEN + 2];
 
-        if (!c->consumer->base_group_id[0])
+        if (!c->consumer->props.base_group_id[0])
                 return 0;
         effective_group(c, group, sizeof(group));
         return !strcmp(group, value);
@@ -162,9 +166,10 @@ static int is_derived_group(const bp_client_t *c, const char *value) {
 
 static rd_kafka_conf_res_t apply_group(bp_client_t *c, rd_kafka_conf_t *conf,
                                        char *errstr, size_t errstr_size) {
-        char group[sizeof(c->consumer->base_group_id) + BP_MAX_VALUE_LEN + 2];
+        char group[sizeof(c->consumer->props.base_group_id) +
+                   BP_MAX_VALUE_LEN + 2];
 
-        if (!c->consumer->base_group_id[0])
+        if (!c->consumer->props.base_group_id[0])
                 return RD_KAFKA_CONF_OK; /* applied when group.id is set */
         effective_group(c, group, sizeof(group));
         return bp_conf_set_own(c, conf, "group.id", group, errstr,
@@ -209,7 +214,7 @@ static rd_kafka_conf_res_t refuse_bucket(const bp_client_t *c,
                  "consumer needs \"roundrobin\", since " STRATEGY_WHY
                  "; leave it unset",
                  bp_shown_value(value, shown),
-                 bp_shown_value(c->consumer->user_strategy, strategy));
+                 bp_shown_value(c->consumer->props.user_strategy, strategy));
         return RD_KAFKA_CONF_INVALID;
 }
 
@@ -226,8 +231,8 @@ rd_kafka_conf_res_t bp_consumer_on_conf_set(bp_client_t *c,
                 if (consumer && c->cfg.group_per_bucket && value &&
                     is_derived_group(c, value))
                         return RD_KAFKA_CONF_UNKNOWN; /* a copy of ours */
-                snprintf(c->consumer->base_group_id,
-                         sizeof(c->consumer->base_group_id), "%s",
+                snprintf(c->consumer->props.base_group_id,
+                         sizeof(c->consumer->props.base_group_id), "%s",
                          value ? value : "");
                 if (!consumer || !c->cfg.group_per_bucket || !value)
                         return RD_KAFKA_CONF_UNKNOWN;
@@ -236,8 +241,8 @@ rd_kafka_conf_res_t bp_consumer_on_conf_set(bp_client_t *c,
         if (!strcmp(name, "partition.assignment.strategy")) {
                 if (consumer && (!value || !is_roundrobin(value)))
                         return refuse_strategy(value, errstr, errstr_size);
-                snprintf(c->consumer->user_strategy,
-                         sizeof(c->consumer->user_strategy), "%s",
+                snprintf(c->consumer->props.user_strategy,
+                         sizeof(c->consumer->props.user_strategy), "%s",
                          value ? value : "");
                 return RD_KAFKA_CONF_UNKNOWN;
         }
@@ -262,34 +267,36 @@ rd_kafka_conf_res_t bp_consumer_on_conf_set(bp_client_t *c,
                          * the assignment strategy set for the bucket;
                          * the client gets it at creation
                          * (bp_kip848_on_new()). */
-                        c->consumer->group_protocol_consumer = 1;
-                        c->consumer->protocol_held           = 1;
+                        c->consumer->props.protocol =
+                            BP_PROTOCOL_CONSUMER_HELD;
                         return RD_KAFKA_CONF_OK;
                 }
                 /* While held, the "classic" librdkafka keeps is also what
                  * a copy of the configuration sets again (librdkafka++):
                  * the choice stands. */
-                if (consumer && c->consumer->protocol_held && value &&
-                    !strcmp(value, "classic"))
+                if (consumer &&
+                    c->consumer->props.protocol == BP_PROTOCOL_CONSUMER_HELD &&
+                    value && !strcmp(value, "classic"))
                         return RD_KAFKA_CONF_UNKNOWN;
-                c->consumer->group_protocol_consumer = is_consumer;
-                c->consumer->protocol_held           = 0;
+                c->consumer->props.protocol = is_consumer
+                                                  ? BP_PROTOCOL_CONSUMER
+                                                  : BP_PROTOCOL_CLASSIC;
                 return RD_KAFKA_CONF_UNKNOWN;
         }
         if (!strcmp(name, "group.remote.assignor")) {
-                c->consumer->remote_assignor_user_set = value && value[0];
+                c->consumer->props.remote_assignor_user_set = value && value[0];
                 return RD_KAFKA_CONF_UNKNOWN;
         }
         if (!strcmp(name, "topic.metadata.refresh.interval.ms")) {
-                c->consumer->refresh_user_set = 1;
+                c->consumer->props.refresh_user_set = 1;
                 return RD_KAFKA_CONF_UNKNOWN;
         }
         /* Becoming a bucket consumer must not contradict earlier sets. */
         if (!strcmp(name, BP_PROP_BUCKET) && value && value[0]) {
-                if (c->consumer->user_strategy[0] &&
-                    !is_roundrobin(c->consumer->user_strategy))
+                if (c->consumer->props.user_strategy[0] &&
+                    !is_roundrobin(c->consumer->props.user_strategy))
                         return refuse_bucket(c, value, errstr, errstr_size);
-                if (c->consumer->group_protocol_consumer &&
+                if (c->consumer->props.protocol != BP_PROTOCOL_CLASSIC &&
                     bp_kip848_check(c, value, name, value, errstr,
                                     errstr_size) != RD_KAFKA_CONF_OK)
                         return RD_KAFKA_CONF_INVALID;
@@ -319,11 +326,11 @@ static rd_kafka_conf_res_t classic_protocol(bp_client_t *c,
 
 static void update_mask(bp_client_t *c) {
         int k;
-        c->consumer->consumer_mask = 0;
+        c->consumer->props.consumer_mask = 0;
         if (c->cfg.bucket_cnt == 0)
                 return;
         for (k = 0; k < c->cfg.consumer_bucket_cnt; k++)
-                c->consumer->consumer_mask |=
+                c->consumer->props.consumer_mask |=
                     1ull << c->cfg.consumer_buckets[k];
 }
 
@@ -336,7 +343,7 @@ rd_kafka_conf_res_t bp_consumer_after_conf_set(bp_client_t *c,
 
         update_mask(c);
         if (!strcmp(name, BP_PROP_TOPIC) && c->cfg.topic_set &&
-            !c->consumer->refresh_user_set &&
+            !c->consumer->props.refresh_user_set &&
             bp_conf_set_own(c, conf, "topic.metadata.refresh.interval.ms",
                             BP_METADATA_REFRESH_MS_TEXT, errstr,
                             errstr_size) != RD_KAFKA_CONF_OK)
@@ -345,7 +352,7 @@ rd_kafka_conf_res_t bp_consumer_after_conf_set(bp_client_t *c,
         if (strcmp(name, BP_PROP_BUCKET) && strcmp(name, BP_PROP_GROUP_PER_BUCKET))
                 return RD_KAFKA_CONF_OK;
         if (c->cfg.consumer_bucket_cnt > 0) {
-                if ((c->consumer->group_protocol_consumer
+                if ((c->consumer->props.protocol != BP_PROTOCOL_CLASSIC
                          ? bp_kip848_conf_apply(c, conf, errstr, errstr_size)
                          : classic_protocol(c, conf, errstr, errstr_size)) !=
                     RD_KAFKA_CONF_OK)

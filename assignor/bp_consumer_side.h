@@ -1,8 +1,10 @@
 /*
  * bp_consumer_side.h - what the client's state holds for the consumer side
- * (c->consumer): the choices the consumer's configuration made, the
- * rebalance callback put in front of the application's, the safety net's
- * state, and what a bucket consumer tracks while it runs (bp_tracking.h).
+ * (c->consumer), in two parts: what the consumer's configuration said
+ * (props), and what it turned out to be once it runs (run: its mode, the
+ * rebalance callback put in front of the application's, the list it is
+ * handing that callback, the safety net's state, the caches, and
+ * what a bucket consumer tracks while it runs, bp_tracking.h).
  * The entry point makes it with the client's state, copies it with the
  * configuration and frees it with it.
  */
@@ -19,20 +21,67 @@
 
 struct bp_scheduler;
 
+/** How long a rebalance waits for each answer of the cluster (metadata,
+ *  committed offsets, the sibling groups' commits). */
+#define BP_REBALANCE_TIMEOUT_MS 10000
+
 typedef void(bp_rebalance_fn_t)(rd_kafka_t *rk,
                                 rd_kafka_resp_err_t err,
                                 rd_kafka_topic_partition_list_t *partitions,
                                 void *opaque);
 
-typedef struct bp_consumer_side {
-        /* Configuration time (copied with the configuration). */
+/** What group.protocol said, as the plugin keeps it. */
+typedef enum {
+        BP_PROTOCOL_CLASSIC,       /**< Unset or "classic". */
+        BP_PROTOCOL_CONSUMER,      /**< "consumer", librdkafka has it. */
+        BP_PROTOCOL_CONSUMER_HELD  /**< "consumer" set after the bucket:
+                                    *   librdkafka keeps "classic" until
+                                    *   on_new() (bp_kip848_conf.h). */
+} bp_protocol_choice_t;
+
+/** What a bucket consumer turned out to be once it runs: the one value
+ *  the decision of each rebalance event starts from
+ *  (decide_strategy(), bp_rebalance.c). */
+typedef enum {
+        /** The classic protocol: maps its assignments as indexes, and
+         *  asks at each assignment whether the broker converted its group
+         *  (bp_migrate.h). */
+        BP_CONSUMER_CLASSIC,
+        /** The classic protocol, on a cluster that cannot describe groups
+         *  to this client (an unsupported request, no answer): it no
+         *  longer asks, and maps. */
+        BP_CONSUMER_CLASSIC_UNASKED,
+        /** A classic member of a group the broker runs as a consumer group
+         *  (a migration under way, bp_migrate.h): it keeps and pauses
+         *  until the group is classic again. */
+        BP_CONSUMER_CONVERTED,
+        /** The next generation group protocol (KIP-848, bp_kip848.h): it
+         *  keeps what the broker assigns and pauses the partitions
+         *  outside its buckets. */
+        BP_CONSUMER_KIP848
+} bp_consumer_mode_t;
+
+/** Which strategy serves one rebalance event, decided once per event
+ *  (decide_strategy(), bp_rebalance.c). */
+typedef enum {
+        /** Map the group's indexes onto the bucket's partitions
+         *  (bp_classic.h). */
+        BP_STRATEGY_CLASSIC_MAPPING,
+        /** Keep what the broker assigned, incrementally, and pause what
+         *  is not the consumer's (bp_kip848.h). */
+        BP_STRATEGY_KEEP_AND_PAUSE,
+        /** A classic member of a converted group: keep the whole eager
+         *  assignment and pause what is not the consumer's
+         *  (bp_kip848.h, bp_migrate.h). */
+        BP_STRATEGY_CONVERTED_GROUP
+} bp_strategy_t;
+
+/** Configuration time: what the properties said (copied with the
+ *  configuration). */
+typedef struct bp_consumer_props {
         char base_group_id[256];   /**< group.id as the user set it. */
         char user_strategy[128];   /**< partition.assignment.strategy. */
-        int group_protocol_consumer; /**< group.protocol=consumer seen. */
-        int protocol_held;         /**< group.protocol=consumer came after
-                                    *   the bucket: librdkafka keeps
-                                    *   "classic" until on_new()
-                                    *   (bp_kip848_conf.h). */
+        bp_protocol_choice_t protocol; /**< group.protocol. */
         int remote_assignor_user_set; /**< The user chose
                                        *   group.remote.assignor. */
         int refresh_user_set;      /**< The user chose the refresh. */
@@ -42,21 +91,12 @@ typedef struct bp_consumer_side {
                                     *   (bp_consumer_conf.c). */
         unsigned sched_set;        /**< Bit i: we set it (a bucket list). */
         uint64_t consumer_mask;    /**< Bit b: this consumer serves b. */
+} bp_consumer_props_t;
 
-        /* Run time, from on_new() on. */
-        /** A bucket consumer on the next generation group protocol
-         *  (KIP-848, bp_kip848.h): it keeps what the broker assigns and
-         *  pauses the partitions outside its buckets. */
-        int kip848;
-        /** A classic bucket consumer whose group the broker runs as a
-         *  consumer group (a migration under way, bp_migrate.h): it keeps
-         *  and pauses like kip848 until the group is classic again. Set
-         *  at each assignment, its poll thread only. */
-        int converted;
-        /** The broker cannot describe groups to this client (an
-         *  unsupported request, no answer): it no longer asks, and maps
-         *  as on the classic protocol. */
-        int group_kind_unknowable;
+/** Run time, from on_new() on: what the group turned out to be, the
+ *  event under way, and the caches. */
+typedef struct bp_consumer_run {
+        bp_consumer_mode_t mode;   /**< Its poll thread writes it. */
         _Atomic int64_t safety_layout_tried_ms; /**< Last metadata try. */
         /** The application's own rebalance callback, which
          *  bp_rebalance_chain() calls with the mapped list (NULL: none). */
@@ -65,11 +105,6 @@ typedef struct bp_consumer_side {
          *  now (its poll thread only): given to bp_assignment_map() again by
          *  an application that chains it, it is copied, not mapped twice. */
         const rd_kafka_topic_partition_list_t *mapped_in_flight;
-        /** The list the plugin's callback has just asked the broker about
-         *  (bp_migrate_at_assign(); its poll thread only): the
-         *  bp_assignment_map() that follows reuses the answer instead of
-         *  asking a second time. Reset as each callback starts. */
-        const rd_kafka_topic_partition_list_t *migrate_asked;
         /** Consumer taking rebalances as events it does not map: 1 once it
          *  asked to join its group; the safety net then pauses whatever it
          *  is assigned (bp_consumer.c). */
@@ -103,6 +138,11 @@ typedef struct bp_consumer_side {
         bp_deliveries_t deliveries;  /**< Records each bucket delivered. */
         bp_held_t held;              /**< Partitions held, their lag. */
         struct bp_scheduler *sched;  /**< Several buckets: the scheduler. */
+} bp_consumer_run_t;
+
+typedef struct bp_consumer_side {
+        bp_consumer_props_t props; /**< Configuration time. */
+        bp_consumer_run_t run;     /**< Run time. */
 } bp_consumer_side_t;
 
 /** A fresh consumer side, or NULL (no memory). */

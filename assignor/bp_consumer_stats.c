@@ -16,12 +16,13 @@ int bp_consumer_bucket_stats(const rd_kafka_t *rk,
                              int idx,
                              bp_consumer_bucket_stats_t *stats) {
         bp_client_t *c = bp_registry_find(rk);
-        bp_consumer_side_t *k;
+        bp_consumer_run_t *k;
         bp_held_part_t *h = NULL;
         int64_t now       = bp_clock_ms();
         int i, n = 0;
 
-        if (!c || !stats || !(k = c->consumer) || !k->tracking || idx < 0 ||
+        if (!c || !stats || !c->consumer ||
+            !(k = &c->consumer->run)->tracking || idx < 0 ||
             idx >= c->cfg.bucket_cnt)
                 return -1;
         memset(stats, 0, sizeof(*stats));

@@ -1,7 +1,31 @@
 /*
- * bp_kip848.c - keep-and-pause: a bucket consumer on the next generation
- * consumer group protocol assigns what the broker gives it and pauses
- * the partitions outside its bucket (see bp_kip848.h).
+ * bp_kip848.c - the keep-and-pause strategy, which serves two values of
+ * bp_strategy_t: BP_STRATEGY_KEEP_AND_PAUSE (a bucket consumer on the next
+ * generation consumer group protocol, KIP-848) and
+ * BP_STRATEGY_CONVERTED_GROUP (a classic member of a group the broker
+ * converted to that protocol, bp_migrate.h).
+ *
+ * The broker computes the assignment from real partition numbers and
+ * librdkafka acknowledges exactly the list it received, so nothing is
+ * mapped. At an assignment:
+ *
+ *   1. the layout is read for at least as many partitions as the broker
+ *      assigned (they exist);
+ *   2. the partitions of the consumer's buckets get their start offsets
+ *      (bp_offsets.h);
+ *   3. the new partitions of its buckets join the held set with the
+ *      scheduler's pause state (bp_tracking_adding(), incremental only);
+ *   4. every other partition of the bucket topic is paused before it is
+ *      assigned, so it is never fetched (librdkafka keeps an application's
+ *      pause through the assignment);
+ *   5. the list is assigned as given: incrementally on the consumer
+ *      protocol, eagerly (the whole list) for a classic member;
+ *   6. the held set is made equal to the buckets' partitions assigned now.
+ *
+ * A revocation (consumer protocol only: a classic member's revocation is
+ * the classic strategy's) takes the revoked partitions out of the held
+ * set, then unassigns the broker's list unchanged. The decision that this
+ * strategy serves an event is made once, in bp_rebalance.c.
  */
 #include <stdio.h>
 #include <string.h>
@@ -19,7 +43,7 @@
 static int serves(const bp_client_t *c, const bp_layout_t *l, int32_t p) {
         return c->mode == BP_MODE_ACTIVE && l && p >= 0 &&
                p < l->partition_cnt && l->bucket_of[p] < l->bucket_cnt &&
-               (c->consumer->consumer_mask & (1ull << l->bucket_of[p]));
+               (c->consumer->props.consumer_mask & (1ull << l->bucket_of[p]));
 }
 
 /* The layout to judge \p partitions by: fresh metadata, at least as wide
@@ -144,10 +168,13 @@ rd_kafka_topic_partition_list_t *
 bp_kip848_given(bp_client_t *c,
                 rd_kafka_t *rk,
                 const rd_kafka_topic_partition_list_t *partitions) {
-        const bp_layout_t *l = layout_for(c, rk, partitions);
-        rd_kafka_topic_partition_list_t *given =
-            given_under(c, rk, partitions, l);
+        const bp_layout_t *l;
+        rd_kafka_topic_partition_list_t *given;
 
+        if (partitions == c->consumer->run.mapped_in_flight)
+                return rd_kafka_topic_partition_list_copy(partitions);
+        l     = layout_for(c, rk, partitions);
+        given = given_under(c, rk, partitions, l);
         /* Not from the plugin's callbacks (rebalances taken as events, Go's
          * helper): no callback returns after the application assigns, so
          * the partitions outside the bucket are paused now. An
@@ -167,7 +194,8 @@ void bp_kip848_pause_one(rd_kafka_t *rk,
 }
 
 /* Logs and frees an error of an incremental (un)assignment. */
-static void check(bp_client_t *c, const char *what, rd_kafka_error_t *error) {
+static void log_if_failed(bp_client_t *c, const char *what,
+                          rd_kafka_error_t *error) {
         if (!error)
                 return;
         bp_client_log(c, 3, "%s failed: %s", what,
@@ -175,17 +203,22 @@ static void check(bp_client_t *c, const char *what, rd_kafka_error_t *error) {
         rd_kafka_error_destroy(error);
 }
 
-void bp_kip848_rebalance(bp_client_t *c,
-                         rd_kafka_t *rk,
-                         rd_kafka_resp_err_t err,
-                         rd_kafka_topic_partition_list_t *partitions) {
-        rd_kafka_topic_partition_list_t *given;
-        const bp_layout_t *l;
+/* Steps 1 to 6 for \p partitions, assigned incrementally or, for a
+ * classic member of a converted group, eagerly. */
+static void keep_and_pause(bp_client_t *c, rd_kafka_t *rk, bp_strategy_t s,
+                           const rd_kafka_topic_partition_list_t *partitions) {
+        const bp_layout_t *l = layout_for(c, rk, partitions);
+        rd_kafka_topic_partition_list_t *given =
+            given_under(c, rk, partitions, l);
+        rd_kafka_resp_err_t err;
 
-        switch (err) {
-        case RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS:
-                l     = layout_for(c, rk, partitions);
-                given = given_under(c, rk, partitions, l);
+        if (s == BP_STRATEGY_CONVERTED_GROUP) {
+                pause_others(c, rk, given, l); /* before, as below */
+                err = rd_kafka_assign(rk, given);
+                if (err)
+                        bp_client_log(c, 3, "rd_kafka_assign() failed: %s",
+                                      rd_kafka_err2str(err));
+        } else {
                 /* The new partitions' pause state first (a scheduler's
                  * decision), as on the classic protocol: librdkafka keeps
                  * an application's pause through the assignment. */
@@ -194,10 +227,21 @@ void bp_kip848_rebalance(bp_client_t *c,
                  * starts on them: librdkafka keeps an application's pause
                  * through the assignment. */
                 pause_others(c, rk, given, l);
-                check(c, "rd_kafka_incremental_assign()",
-                      rd_kafka_incremental_assign(rk, given));
-                rd_kafka_topic_partition_list_destroy(given);
-                note_held(c, rk, l);
+                log_if_failed(c, "rd_kafka_incremental_assign()",
+                              rd_kafka_incremental_assign(rk, given));
+        }
+        rd_kafka_topic_partition_list_destroy(given);
+        note_held(c, rk, l);
+}
+
+void bp_kip848_rebalance(bp_client_t *c,
+                         rd_kafka_t *rk,
+                         bp_strategy_t s,
+                         rd_kafka_resp_err_t err,
+                         rd_kafka_topic_partition_list_t *partitions) {
+        switch (err) {
+        case RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS:
+                keep_and_pause(c, rk, s, partitions);
                 return;
         case RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS:
                 if (rd_kafka_assignment_lost(rk))
@@ -208,8 +252,8 @@ void bp_kip848_rebalance(bp_client_t *c,
                 /* Out of the held set before they go: the scheduler never
                  * pauses or resumes a partition no longer assigned. */
                 bp_tracking_removing(c, partitions);
-                check(c, "rd_kafka_incremental_unassign()",
-                      rd_kafka_incremental_unassign(rk, partitions));
+                log_if_failed(c, "rd_kafka_incremental_unassign()",
+                              rd_kafka_incremental_unassign(rk, partitions));
                 note_held(c, rk,
                           atomic_load_explicit(&c->current,
                                                memory_order_acquire));
@@ -221,23 +265,6 @@ void bp_kip848_rebalance(bp_client_t *c,
                 rd_kafka_assign(rk, NULL);
                 return;
         }
-}
-
-void bp_kip848_assign_eager(bp_client_t *c,
-                            rd_kafka_t *rk,
-                            const rd_kafka_topic_partition_list_t *partitions) {
-        const bp_layout_t *l = layout_for(c, rk, partitions);
-        rd_kafka_topic_partition_list_t *given =
-            given_under(c, rk, partitions, l);
-        rd_kafka_resp_err_t err;
-
-        pause_others(c, rk, given, l); /* before, as above */
-        err = rd_kafka_assign(rk, given);
-        if (err)
-                bp_client_log(c, 3, "rd_kafka_assign() failed: %s",
-                              rd_kafka_err2str(err));
-        rd_kafka_topic_partition_list_destroy(given);
-        note_held(c, rk, l);
 }
 
 void bp_kip848_chain(bp_client_t *c,
@@ -260,10 +287,10 @@ void bp_kip848_chain(bp_client_t *c,
         }
         /* The application assigns (or unassigns) the list itself, as its
          * client does after the callback when it did not. */
-        c->consumer->mapped_in_flight = given;
-        c->consumer->app_rebalance_cb(rk, err, given ? given : partitions,
-                                      opaque);
-        c->consumer->mapped_in_flight = NULL;
+        c->consumer->run.mapped_in_flight = given;
+        c->consumer->run.app_rebalance_cb(rk, err, given ? given : partitions,
+                                          opaque);
+        c->consumer->run.mapped_in_flight = NULL;
         if (given) {
                 /* Again: an application may have resumed what it was
                  * handed. */

@@ -1,14 +1,12 @@
 /*
- * bp_kip848.h - a bucket consumer on the next generation consumer group
- * protocol (KIP-848, group.protocol=consumer) keeps what the broker
- * assigns and pauses what is not its bucket ("keep-and-pause").
+ * bp_kip848.h - the keep-and-pause strategy: a bucket consumer on the next
+ * generation consumer group protocol (KIP-848, group.protocol=consumer),
+ * or a classic member of a group the broker converted (bp_migrate.h),
+ * keeps what the broker assigns and pauses what is not its bucket.
  *
  * The broker computes the assignment and librdkafka acknowledges exactly
- * the list it received, so the plugin does not map it: the client assigns
- * the broker's list incrementally, the partitions of the consumer's bucket
- * start where the start-offset rules say (bp_offsets.h), and every other
- * partition of the bucket topic is paused just before it is assigned, so
- * it is never fetched. Revocations unassign the broker's list unchanged.
+ * the list it received, so the plugin does not map it (the steps:
+ * bp_kip848.c). Revocations unassign the broker's list unchanged.
  *
  * A consumer of several buckets (bp_scheduler.h) follows the increments:
  * before an assignment, the new partitions of its buckets join the held
@@ -25,25 +23,19 @@
 #include "../plugin/bp_rdk.h"
 
 #include "../plugin/bp_client.h"
+#include "bp_consumer_side.h"
 
 /**
- * The plugin's own rebalance callback on the consumer protocol: assigns
- * or unassigns the broker's list incrementally, then pauses what is not
- * the consumer's bucket.
+ * The plugin's own rebalance callback under strategy \p s
+ * (BP_STRATEGY_KEEP_AND_PAUSE: assigns or unassigns the broker's list
+ * incrementally; BP_STRATEGY_CONVERTED_GROUP, assignments only: assigns
+ * the group's whole list), pausing what is not the consumer's buckets'.
  */
 void bp_kip848_rebalance(bp_client_t *c,
                          rd_kafka_t *rk,
+                         bp_strategy_t s,
                          rd_kafka_resp_err_t err,
                          rd_kafka_topic_partition_list_t *partitions);
-
-/**
- * Keep-and-pause on the classic protocol's eager assignment (a classic
- * member of a group the broker converted, bp_migrate.h): assigns the
- * group's whole list, then pauses what is not the consumer's bucket.
- */
-void bp_kip848_assign_eager(bp_client_t *c,
-                            rd_kafka_t *rk,
-                            const rd_kafka_topic_partition_list_t *partitions);
 
 /**
  * In front of the application's rebalance callback: hands it the broker's
@@ -61,7 +53,8 @@ void bp_kip848_chain(bp_client_t *c,
  * with the start offsets of the bucket's partitions set (nothing else
  * changes); the partitions outside the bucket are paused at once, since
  * no callback of the plugin runs after the application assigns the copy
- * (rebalances taken as events). Never NULL unless out of memory.
+ * (rebalances taken as events). A list this consumer is handing the
+ * application right now is copied. Never NULL unless out of memory.
  */
 rd_kafka_topic_partition_list_t *
 bp_kip848_given(bp_client_t *c,

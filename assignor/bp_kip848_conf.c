@@ -39,7 +39,7 @@ rd_kafka_conf_res_t bp_kip848_conf_apply(bp_client_t *c,
                                          rd_kafka_conf_t *conf,
                                          char *errstr,
                                          size_t errstr_size) {
-        if (c->consumer->remote_assignor_user_set)
+        if (c->consumer->props.remote_assignor_user_set)
                 return RD_KAFKA_CONF_OK;
         return bp_conf_set_own(c, conf, "group.remote.assignor",
                                BP_KIP848_ASSIGNOR, errstr, errstr_size);
@@ -76,7 +76,7 @@ void bp_kip848_on_new(bp_client_t *c, const rd_kafka_conf_t *conf) {
                               errstr);
                 return;
         }
-        c->consumer->kip848 = 1;
+        c->consumer->run.mode = BP_CONSUMER_KIP848;
 
         conf_text(conf, "group.remote.assignor", val, sizeof(val));
         if (strcmp(val, BP_KIP848_ASSIGNOR))

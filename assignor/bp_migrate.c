@@ -73,7 +73,7 @@ bp_group_kind_t bp_migrate_group_kind(bp_client_t *c, rd_kafka_t *rk,
                         kind = kind_of(descs[i], &unsupported);
         }
         if (!ev || unsupported) {
-                c->consumer->group_kind_unknowable = 1;
+                c->consumer->run.mode = BP_CONSUMER_CLASSIC_UNASKED;
                 /* A cluster that cannot describe groups (librdkafka's
                  * mock cluster; brokers before KIP-848) is informed of,
                  * not warned about: no answer at all is a warning. */
@@ -113,36 +113,33 @@ static int is_member(rd_kafka_t *rk) {
         return yes;
 }
 
-int bp_migrate_at_assign(bp_client_t *c, rd_kafka_t *rk,
-                         const rd_kafka_topic_partition_list_t *partitions) {
+int bp_migrate_group_converted(bp_client_t *c, rd_kafka_t *rk) {
+        bp_consumer_run_t *run = &c->consumer->run;
+        int was = run->mode == BP_CONSUMER_CONVERTED, now;
         bp_group_kind_t kind;
-        int was = c->consumer->converted;
-
-        if (partitions && partitions == c->consumer->migrate_asked)
-                return was; /* asked for this list a moment ago */
 
         /* Before librdkafka 2.10 (no group type) not asked: see
          * bp_migrate.h. */
         if (!rd_kafka_ConsumerGroupDescription_type ||
-            c->consumer->kip848 || c->consumer->group_kind_unknowable ||
+            run->mode == BP_CONSUMER_KIP848 ||
+            run->mode == BP_CONSUMER_CLASSIC_UNASKED ||
             c->cfg.consumer_bucket_cnt == 0 || c->mode != BP_MODE_ACTIVE ||
-            !bp_list_has_bucket_topic(c, partitions) || !is_member(rk))
+            !is_member(rk))
                 return 0;
         kind = bp_migrate_group_kind(c, rk, BP_MIGRATE_TIMEOUT_MS);
-        c->consumer->migrate_asked = partitions;
         if (kind == BP_GROUP_UNKNOWN)
                 return was; /* logged; the last answer stands */
-        c->consumer->converted = kind == BP_GROUP_CONSUMER;
-        if (c->consumer->converted != was)
+        now       = kind == BP_GROUP_CONSUMER;
+        run->mode = now ? BP_CONSUMER_CONVERTED : BP_CONSUMER_CLASSIC;
+        if (now != was)
                 bp_client_log(
                     c, 5,
-                    c->consumer->converted
-                        ? "group of bucket \"%s\" is a consumer group now "
+                    now ? "group of bucket \"%s\" is a consumer group now "
                           "(a member uses group.protocol=consumer): this "
                           "classic member keeps the partitions the broker "
                           "assigns and pauses those outside its bucket"
                         : "group of bucket \"%s\" is a classic group again: "
                           "this member maps its assignment as indexes",
                     c->cfg.consumer_bucket_text);
-        return c->consumer->converted;
+        return now;
 }

@@ -8,7 +8,7 @@
  * the broker converts the group; the classic members keep JoinGroup and
  * SyncGroup, but the broker's server-side assignor computes what they get
  * (real partition numbers of the whole topic), not the classic leader's
- * roundrobin. Mapped as indexes (bp_rebalance.c) those numbers leave the
+ * roundrobin. Mapped as indexes (bp_classic.c) those numbers leave the
  * bucket's partitions unread or read twice. So at each assignment a
  * classic bucket consumer asks the broker what its group is
  * (DescribeConsumerGroups): in a consumer group it keeps what it was given
@@ -53,13 +53,14 @@ bp_group_kind_t bp_migrate_group_kind(bp_client_t *c, rd_kafka_t *rk,
                                       int timeout_ms);
 
 /**
- * At an assignment to a classic bucket consumer: whether \p partitions
- * (as the group gave them) are to be kept and paused rather than mapped,
- * because the group is a consumer group now. Updates
- * c->consumer->converted and logs each change; keeps the last answer when
- * the broker gives none. 0 for a list without the bucket topic.
+ * At an assignment of partitions of the bucket topic to a classic bucket
+ * consumer: whether they are to be kept and paused rather than mapped,
+ * because the group is a consumer group now. Asks the broker (once per
+ * rebalance event: bp_rebalance.c decides there), moves the consumer's
+ * mode between BP_CONSUMER_CLASSIC and BP_CONSUMER_CONVERTED and logs each
+ * change; keeps the last answer when the broker gives none, and stops
+ * asking (BP_CONSUMER_CLASSIC_UNASKED) when it cannot describe groups.
  */
-int bp_migrate_at_assign(bp_client_t *c, rd_kafka_t *rk,
-                         const rd_kafka_topic_partition_list_t *partitions);
+int bp_migrate_group_converted(bp_client_t *c, rd_kafka_t *rk);
 
 #endif /* BP_MIGRATE_H */

@@ -59,7 +59,7 @@ static void check_drained(bp_client_t *c, rd_kafka_t *rk, int32_t p,
         /* A bucket that a layout change removes still writes to the
          * partitions its records go to afterwards: this consumer is their
          * new home, and goes on where that group stopped. */
-        if (home >= 0 && (c->consumer->consumer_mask & (1ull << home)))
+        if (home >= 0 && (c->consumer->props.consumer_mask & (1ull << home)))
                 return;
         if (rd_kafka_query_watermark_offsets(rk, c->cfg.topic, p, &lo, &hi,
                                              BP_REBALANCE_TIMEOUT_MS) ||
@@ -82,7 +82,7 @@ static void check_drained(bp_client_t *c, rd_kafka_t *rk, int32_t p,
 /* 1 if partition p is one of this consumer's buckets' in layout l. */
 static int serves(const bp_client_t *c, const bp_layout_t *l, int32_t p) {
         return l && p < l->partition_cnt && l->bucket_of[p] < l->bucket_cnt &&
-               (c->consumer->consumer_mask & (1ull << l->bucket_of[p]));
+               (c->consumer->props.consumer_mask & (1ull << l->bucket_of[p]));
 }
 
 /* Members of one group that map with different layouts leave some
@@ -97,16 +97,16 @@ static void check_members(bp_client_t *c, rd_kafka_t *rk,
                           int32_t partition_cnt) {
         const bp_layout_t *l =
             atomic_load_explicit(&c->current, memory_order_acquire);
-        int64_t *prev = c->consumer->change_seen.commits;
+        int64_t *prev = c->consumer->run.change_seen.commits;
         char fp[9], group[256] = "";
         size_t size = sizeof(group);
         int32_t p;
 
-        if (prev && c->consumer->change_seen.cnt == partition_cnt)
+        if (prev && c->consumer->run.change_seen.cnt == partition_cnt)
                 for (p = 0; p < partition_cnt; p++) {
                         int64_t now = all->elems[p].offset;
                         if (now <= prev[p] || prev[p] < 0 || serves(c, l, p) ||
-                            serves(c, c->consumer->change_seen.layout, p))
+                            serves(c, c->consumer->run.change_seen.layout, p))
                                 continue;
                         bp_layout_fingerprint(l, &c->cfg, fp);
                         rd_kafka_conf_get(rd_kafka_conf(rk), "group.id",
@@ -128,15 +128,15 @@ static void check_members(bp_client_t *c, rd_kafka_t *rk,
                             fp);
                         break;
                 }
-        if (!prev || c->consumer->change_seen.cnt != partition_cnt) {
+        if (!prev || c->consumer->run.change_seen.cnt != partition_cnt) {
                 free(prev);
                 prev = calloc((size_t)partition_cnt, sizeof(*prev));
-                c->consumer->change_seen.commits = prev;
-                c->consumer->change_seen.cnt     = prev ? partition_cnt : 0;
+                c->consumer->run.change_seen.commits = prev;
+                c->consumer->run.change_seen.cnt     = prev ? partition_cnt : 0;
         }
         for (p = 0; prev && p < partition_cnt; p++)
                 prev[p] = all->elems[p].offset;
-        c->consumer->change_seen.layout = l;
+        c->consumer->run.change_seen.layout = l;
 }
 
 /* Where each assigned partition starts: the highest commit of this group

@@ -9,9 +9,6 @@
 
 #include "../plugin/bp_client.h"
 
-/** How long the rebalance callback waits for metadata and offsets. */
-#define BP_REBALANCE_TIMEOUT_MS 10000
-
 /**
  * Decides where each bucket-topic partition of \p assigned starts (the
  * "no record skipped" rules: committed offset; else the highest offset a

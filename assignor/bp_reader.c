@@ -84,7 +84,7 @@ int bp_reader_token_from_application(rd_kafka_t *rk) {
 
 int32_t bp_reader_partition_count(bp_client_t *c, rd_kafka_t *rk,
                                   int timeout_ms) {
-        bp_consumer_side_t *k = c->consumer;
+        bp_consumer_run_t *k = &c->consumer->run;
         rd_kafka_conf_t *conf;
         rd_kafka_t *helper;
         char errstr[256];

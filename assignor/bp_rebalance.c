@@ -1,70 +1,57 @@
 /*
- * bp_rebalance.c - the assignment callbacks: map what the group gives this
- * consumer onto its bucket's partitions, and the ready-made rebalance
- * callback built on that mapping.
+ * bp_rebalance.c - the three ways a rebalance event enters the consumer
+ * side, and the one decision each of them makes first.
+ *
+ * An event enters through the plugin's own rebalance callback
+ * (bp_rebalance_cb()), through the callback put in front of the
+ * application's (bp_rebalance_chain()), or as a list the application
+ * passes to bp_assignment_map() (rebalances taken as events, or an
+ * application's callback that maps). Each asks decide_strategy() once
+ * which strategy serves this client and this event (bp_strategy_t), then
+ * hands the event to that strategy, which does the whole job:
+ *
+ *   BP_STRATEGY_CLASSIC_MAPPING   bp_classic.c (the classic protocol)
+ *   BP_STRATEGY_KEEP_AND_PAUSE    bp_kip848.c  (the consumer protocol)
+ *   BP_STRATEGY_CONVERTED_GROUP   bp_kip848.c  (a classic member of a
+ *                                 group converted, bp_migrate.h)
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "../include/bucket_priority.h"
-#include "../plugin/bp_client_layout.h"
 #include "../plugin/bp_registry.h"
-#include "../shared/bp_mapping.h"
+#include "bp_classic.h"
 #include "bp_consumer_side.h"
 #include "bp_kip848.h"
 #include "bp_migrate.h"
-#include "bp_offsets.h"
 #include "bp_rebalance.h"
-#include "bp_reader.h"
-#include "bp_topic_count.h"
-#include "bp_tracking.h"
 
-static rd_kafka_topic_partition_list_t *
-copy_list(const rd_kafka_topic_partition_list_t *partitions) {
-        return rd_kafka_topic_partition_list_copy(partitions);
-}
-
-/* The layout every member must agree on: fresh metadata, else the last
- * known count (a disagreement heals at the next rebalance). */
-static const bp_layout_t *agreed_layout(bp_client_t *c, rd_kafka_t *rk,
-                                        char *errstr, size_t errstr_size) {
-        /* A consumer of one bucket assigns exactly its partitions and
-         * pauses none: its count comes through a helper client, which does
-         * not wait behind the consumer's fetch (bp_reader.h). A consumer of
-         * several buckets pauses new partitions before they are assigned
-         * (bp_scheduler_assigning()), which librdkafka ignores for a
-         * partition it does not know yet: asked on the consumer itself,
-         * the request gives it the topic's partitions. */
-        int32_t cnt =
-            c->cfg.consumer_bucket_cnt == 1
-                ? bp_reader_partition_count(c, rk, BP_REBALANCE_TIMEOUT_MS)
-                : bp_topic_partition_count(rk, c->cfg.topic,
-                                           BP_REBALANCE_TIMEOUT_MS);
-        const bp_layout_t *l;
-
-        if (cnt < 0) {
-                l = atomic_load_explicit(&c->current, memory_order_acquire);
-                if (l) {
-                        bp_client_log(c, 4,
-                                      "no fresh metadata for topic \"%s\"; "
-                                      "mapping with the last known %d "
-                                      "partitions",
-                                      c->cfg.topic, (int)l->partition_cnt);
-                        return l;
-                }
-                snprintf(errstr, errstr_size,
-                         "cannot read the partition count of topic \"%s\"",
-                         c->cfg.topic);
-                return NULL;
-        }
-        l = bp_client_layout(c, cnt);
-        if (!l)
-                snprintf(errstr, errstr_size,
-                         "no bucket layout for topic \"%s\" at %d partitions "
-                         "(see the earlier error)",
-                         c->cfg.topic, (int)cnt);
-        return l;
+/* The one decision: which strategy serves event \p err on \p partitions
+ * for client \p c (NULL: a client without the plugin, which the classic
+ * strategy passes through); *bucket_topic set when the list holds a
+ * partition of the bucket topic (the strategies need not look again).
+ * The consumer protocol keeps and pauses everything; on the classic
+ * protocol only an assignment of the bucket topic can be kept and paused,
+ * when the broker says the group is converted (asked once per event: not
+ * for a list of this event the application hands back). */
+static bp_strategy_t
+decide_strategy(bp_client_t *c, rd_kafka_t *rk, rd_kafka_resp_err_t err,
+                const rd_kafka_topic_partition_list_t *partitions,
+                int *bucket_topic) {
+        *bucket_topic = c && bp_list_has_bucket_topic(c, partitions);
+        if (!c)
+                return BP_STRATEGY_CLASSIC_MAPPING;
+        if (c->consumer->run.mode == BP_CONSUMER_KIP848)
+                return BP_STRATEGY_KEEP_AND_PAUSE;
+        if (err != RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS || !*bucket_topic)
+                return BP_STRATEGY_CLASSIC_MAPPING;
+        if (partitions == c->consumer->run.mapped_in_flight)
+                return c->consumer->run.mode == BP_CONSUMER_CONVERTED
+                           ? BP_STRATEGY_CONVERTED_GROUP
+                           : BP_STRATEGY_CLASSIC_MAPPING;
+        return bp_migrate_group_converted(c, rk)
+                   ? BP_STRATEGY_CONVERTED_GROUP
+                   : BP_STRATEGY_CLASSIC_MAPPING;
 }
 
 rd_kafka_topic_partition_list_t *
@@ -73,81 +60,20 @@ bp_assignment_map(rd_kafka_t *rk,
                   char *errstr,
                   size_t errstr_size) {
         bp_client_t *c = bp_registry_find(rk);
-        rd_kafka_topic_partition_list_t *out;
-        const bp_layout_t *l;
-        int32_t *b, b_cnt, q;
-        int i;
+        int bucket_topic;
 
         if (errstr_size)
                 errstr[0] = '\0';
-        /* The consumer protocol: nothing is mapped (bp_kip848.h). */
-        if (c && c->consumer->kip848)
-                return partitions == c->consumer->mapped_in_flight
-                           ? copy_list(partitions)
-                           : bp_kip848_given(c, rk, partitions);
-        /* A classic member of a group converted to the consumer protocol:
-         * nothing is mapped either (bp_migrate.h). */
-        if (c && partitions != c->consumer->mapped_in_flight &&
-            bp_migrate_at_assign(c, rk, partitions))
+        switch (decide_strategy(c, rk, RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS,
+                                partitions, &bucket_topic)) {
+        case BP_STRATEGY_KEEP_AND_PAUSE:
+        case BP_STRATEGY_CONVERTED_GROUP:
                 return bp_kip848_given(c, rk, partitions);
-        if (c && c->cfg.consumer_bucket_cnt > 0 && c->mode == BP_MODE_BROKEN &&
-            c->cfg.topic_set) {
-                /* Incomplete configuration: never read another bucket's
-                 * partitions; other topics still flow. */
-                bp_client_log_once(c, BP_ONCE_BROKEN, 3,
-                                   "%s; this consumer reads no partition of "
-                                   "topic \"%s\"",
-                                   c->broken_reason, c->cfg.topic);
-                out = rd_kafka_topic_partition_list_new(partitions->cnt);
-                for (i = 0; i < partitions->cnt; i++)
-                        if (!bp_is_bucket_topic(c, partitions->elems[i].topic))
-                                rd_kafka_topic_partition_list_add(
-                                    out, partitions->elems[i].topic,
-                                    partitions->elems[i].partition);
-                return out;
+        case BP_STRATEGY_CLASSIC_MAPPING:
+        default:
+                return bp_classic_map(c, rk, partitions, bucket_topic, errstr,
+                                      errstr_size);
         }
-        if (!c || c->cfg.consumer_bucket_cnt == 0 ||
-            c->mode != BP_MODE_ACTIVE ||
-            partitions == c->consumer->mapped_in_flight)
-                return copy_list(partitions); /* nothing to map, or done */
-        if (!bp_list_has_bucket_topic(c, partitions))
-                return copy_list(partitions);
-
-        if (!(l = agreed_layout(c, rk, errstr, errstr_size)))
-                return NULL;
-        b = malloc(sizeof(*b) * (size_t)l->partition_cnt);
-        if (!b) {
-                snprintf(errstr, errstr_size, "out of memory");
-                return NULL;
-        }
-        b_cnt = bp_mapping_partitions(l, c->cfg.consumer_buckets,
-                                      c->cfg.consumer_bucket_cnt, b);
-        out = rd_kafka_topic_partition_list_new(partitions->cnt);
-        for (i = 0; i < partitions->cnt; i++) {
-                const rd_kafka_topic_partition_t *e = &partitions->elems[i];
-                if (!bp_is_bucket_topic(c, e->topic)) {
-                        rd_kafka_topic_partition_list_add(out, e->topic,
-                                                          e->partition)
-                            ->offset = e->offset;
-                        continue;
-                }
-                q = bp_mapping_map(b, b_cnt, e->partition);
-                if (q >= 0)
-                        rd_kafka_topic_partition_list_add(out, e->topic, q)
-                            ->offset = RD_KAFKA_OFFSET_INVALID;
-        }
-        free(b);
-        bp_offsets_decide(c, rk, out, l->partition_cnt);
-        bp_tracking_assigning(c, rk, out, l);
-        return out;
-}
-
-static void assign(bp_client_t *c, rd_kafka_t *rk,
-                   const rd_kafka_topic_partition_list_t *list) {
-        rd_kafka_resp_err_t err = rd_kafka_assign(rk, list);
-        if (err && c)
-                bp_client_log(c, 3, "rd_kafka_assign() failed: %s",
-                              rd_kafka_err2str(err));
 }
 
 void bp_rebalance_cb(rd_kafka_t *rk,
@@ -155,59 +81,15 @@ void bp_rebalance_cb(rd_kafka_t *rk,
                      rd_kafka_topic_partition_list_t *partitions,
                      void *opaque) {
         bp_client_t *c = bp_registry_find(rk);
-        rd_kafka_topic_partition_list_t *mapped;
-        char errstr[512];
+        int bucket_topic;
+        bp_strategy_t s =
+            decide_strategy(c, rk, err, partitions, &bucket_topic);
 
         (void)opaque;
-        if (c)
-                c->consumer->migrate_asked = NULL; /* a new callback */
-        if (c && c->consumer->kip848) {
-                bp_kip848_rebalance(c, rk, err, partitions);
-                return;
-        }
-        if (c && err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS &&
-            bp_migrate_at_assign(c, rk, partitions)) {
-                bp_kip848_assign_eager(c, rk, partitions);
-                return;
-        }
-        switch (err) {
-        case RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS:
-                mapped = bp_assignment_map(rk, partitions, errstr,
-                                           sizeof(errstr));
-                if (!mapped) {
-                        if (c)
-                                bp_client_log(c, 3,
-                                              "this consumer takes no "
-                                              "partition until the next "
-                                              "rebalance: %s",
-                                              errstr);
-                        if (c)
-                                bp_tracking_revoking(c);
-                        assign(c, rk, NULL);
-                        return;
-                }
-                assign(c, rk, mapped);
-                rd_kafka_topic_partition_list_destroy(mapped);
-                return;
-        case RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS:
-                if (c && rd_kafka_assignment_lost(rk))
-                        bp_client_log(c, 4,
-                                      "assignment lost (session timed out "
-                                      "or fenced): dropped without "
-                                      "committing");
-                if (c)
-                        bp_tracking_revoking(c);
-                assign(c, rk, NULL);
-                return;
-        default:
-                if (c) {
-                        bp_client_log(c, 3, "rebalance error: %s",
-                                      rd_kafka_err2str(err));
-                        bp_tracking_revoking(c);
-                }
-                assign(c, rk, NULL);
-                return;
-        }
+        if (s == BP_STRATEGY_CLASSIC_MAPPING)
+                bp_classic_rebalance(c, rk, err, partitions, bucket_topic);
+        else
+                bp_kip848_rebalance(c, rk, s, err, partitions);
 }
 
 void bp_rebalance_chain(rd_kafka_t *rk,
@@ -215,51 +97,18 @@ void bp_rebalance_chain(rd_kafka_t *rk,
                         rd_kafka_topic_partition_list_t *partitions,
                         void *opaque) {
         bp_client_t *c = bp_registry_find(rk);
-        rd_kafka_topic_partition_list_t *given = NULL;
-        char errstr[512];
+        int bucket_topic;
 
-        if (!c || !c->consumer->app_rebalance_cb) {
+        if (!c || !c->consumer->run.app_rebalance_cb) {
                 bp_rebalance_cb(rk, err, partitions, opaque);
                 return;
         }
-        c->consumer->migrate_asked = NULL; /* a new callback */
-        if (c->consumer->kip848 ||
-            (err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS &&
-             bp_migrate_at_assign(c, rk, partitions))) {
+        if (decide_strategy(c, rk, err, partitions, &bucket_topic) ==
+            BP_STRATEGY_CLASSIC_MAPPING)
+                bp_classic_chain(c, rk, err, partitions, bucket_topic,
+                                 opaque);
+        else
                 bp_kip848_chain(c, rk, err, partitions, opaque);
-                return;
-        }
-        switch (err) {
-        case RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS:
-                given = bp_assignment_map(rk, partitions, errstr,
-                                          sizeof(errstr));
-                if (!given) {
-                        bp_client_log(c, 3,
-                                      "this consumer takes no partition "
-                                      "until the next rebalance: %s",
-                                      errstr);
-                        bp_tracking_revoking(c);
-                        given = rd_kafka_topic_partition_list_new(0);
-                }
-                break;
-        case RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS:
-                /* What the application assigned, not the group's indexes:
-                 * an application that commits or cleans up per partition
-                 * on revocation must see its own partitions. */
-                bp_tracking_revoking(c);
-                if (rd_kafka_assignment(rk, &given))
-                        given = NULL;
-                break;
-        default:
-                bp_tracking_revoking(c);
-                break;
-        }
-        c->consumer->mapped_in_flight = given;
-        c->consumer->app_rebalance_cb(rk, err, given ? given : partitions,
-                                      opaque);
-        c->consumer->mapped_in_flight = NULL;
-        if (given)
-                rd_kafka_topic_partition_list_destroy(given);
 }
 
 /* A client's own entry (not one of its topic handles) named \p arg. */

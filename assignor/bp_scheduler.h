@@ -2,10 +2,10 @@
  * bp_scheduler.h - one consumer serving several buckets, highest priority
  * first (bucket.priority.bucket = "critical, normal, bulk").
  *
- * The consumer reads the union of its buckets' partitions (bp_rebalance.c);
- * the scheduler decides, every few milliseconds, which of those partitions
- * may deliver records, and pauses or resumes them with librdkafka's
- * rd_kafka_pause_partitions() / rd_kafka_resume_partitions():
+ * The consumer reads the union of its buckets' partitions (bp_classic.c,
+ * bp_kip848.c); the scheduler decides, every few milliseconds, which of
+ * those partitions may deliver records, and pauses or resumes them with
+ * librdkafka's rd_kafka_pause_partitions() / rd_kafka_resume_partitions():
  *
  *   strict    every partition of a lower bucket is paused while a partition
  *             of a higher bucket held by this consumer has a lag above

@@ -45,13 +45,12 @@
 #include "bp_clock.h"
 #include "bp_config_lookup.h"
 #include "bp_consumer_side.h"
-#include "bp_offsets.h"
 #include "bp_reader.h"
 #include "bp_siblings.h"
 
 /* One sibling group to read, and what was read. */
 typedef struct sibling_read {
-        char group[sizeof(((bp_consumer_side_t *)0)->base_group_id) +
+        char group[sizeof(((bp_consumer_props_t *)0)->base_group_id) +
                    BP_MAX_NAME_LEN + 2];
         int bucket;                /* -1: a bucket a layout change adds */
         rd_kafka_conf_t *conf;     /* the reader's, until it is made */
@@ -148,7 +147,8 @@ static int list_siblings(bp_client_t *c, const rd_kafka_conf_t *base,
                 if (b == c->cfg.consumer_buckets[0])
                         continue;
                 snprintf(reads[n].group, sizeof(reads[n].group), "%s.%s",
-                         c->consumer->base_group_id, c->cfg.buckets[b].name);
+                         c->consumer->props.base_group_id,
+                         c->cfg.buckets[b].name);
                 reads[n].bucket = b;
                 reads[n++].conf = rd_kafka_conf_dup(base);
         }
@@ -158,7 +158,7 @@ static int list_siblings(bp_client_t *c, const rd_kafka_conf_t *base,
                 if (bp_config_find_bucket(&c->cfg, d->name, d->name_len) >= 0)
                         continue;
                 snprintf(reads[n].group, sizeof(reads[n].group), "%s.%s",
-                         c->consumer->base_group_id, d->name);
+                         c->consumer->props.base_group_id, d->name);
                 reads[n].bucket = -1;
                 reads[n++].conf = rd_kafka_conf_dup(base);
         }
@@ -168,7 +168,7 @@ static int list_siblings(bp_client_t *c, const rd_kafka_conf_t *base,
 /* The consumer's record of the siblings' commits, made ready for layout
  * \p l at \p cnt partitions: emptied when the layout is another (the
  * topic grew) or the size changed. 0 when it cannot be kept (no memory). */
-static int seen_ready(bp_consumer_side_t *k, const bp_layout_t *l,
+static int seen_ready(bp_consumer_run_t *k, const bp_layout_t *l,
                       int32_t cnt) {
         if (k->siblings_seen.layout == l && k->siblings_seen.cnt == cnt &&
             k->siblings_seen.read)
@@ -246,7 +246,7 @@ void bp_siblings_read(bp_client_t *c,
                       int64_t *best,
                       int *from,
                       int32_t partition_cnt) {
-        bp_consumer_side_t *k = c->consumer;
+        bp_consumer_run_t *k = &c->consumer->run;
         const bp_layout_t *l =
             atomic_load_explicit(&c->current, memory_order_acquire);
         rd_kafka_topic_partition_list_t *missing;
@@ -255,7 +255,8 @@ void bp_siblings_read(bp_client_t *c,
 
         /* Sibling groups exist by name only with one group per bucket and a
          * consumer serving a single bucket. */
-        if (!c->cfg.group_per_bucket || !k->base_group_id[0] ||
+        if (!c->cfg.group_per_bucket ||
+            !c->consumer->props.base_group_id[0] ||
             c->cfg.consumer_bucket_cnt != 1 || wanted->cnt == 0)
                 return;
         if (bp_reader_token_from_application(rk)) {

@@ -16,7 +16,7 @@ static rd_kafka_resp_err_t on_consume(rd_kafka_t *rk,
                                       rd_kafka_message_t *m,
                                       void *ic_opaque) {
         bp_client_t *c        = ic_opaque;
-        bp_consumer_side_t *k = c->consumer;
+        bp_consumer_run_t *k = &c->consumer->run;
         int r;
 
         if (!k->tracking)
@@ -31,7 +31,7 @@ static rd_kafka_resp_err_t on_consume(rd_kafka_t *rk,
 
 static rd_kafka_resp_err_t on_destroy(rd_kafka_t *rk, void *ic_opaque) {
         bp_client_t *c         = ic_opaque;
-        bp_consumer_side_t *k  = c->consumer;
+        bp_consumer_run_t *k  = &c->consumer->run;
         struct bp_scheduler *s = k->sched;
 
         if (!k->tracking || k->held.rk != rk)
@@ -52,7 +52,7 @@ static rd_kafka_resp_err_t on_destroy(rd_kafka_t *rk, void *ic_opaque) {
 void bp_tracking_on_new(bp_client_t *c,
                         rd_kafka_t *rk,
                         const rd_kafka_conf_t *conf) {
-        bp_consumer_side_t *k = c->consumer;
+        bp_consumer_run_t *k = &c->consumer->run;
         char names[BP_MAX_VALUE_LEN + 1];
         size_t at = 0;
         int r;
@@ -90,15 +90,15 @@ void bp_tracking_on_new(bp_client_t *c,
 
 void bp_tracking_committed(bp_client_t *c,
                            const rd_kafka_topic_partition_list_t *all) {
-        if (c->consumer->tracking)
-                bp_held_note_committed(&c->consumer->held, all);
+        if (c->consumer->run.tracking)
+                bp_held_note_committed(&c->consumer->run.held, all);
 }
 
 void bp_tracking_assigning(bp_client_t *c,
                            rd_kafka_t *rk,
                            const rd_kafka_topic_partition_list_t *assigned,
                            const bp_layout_t *l) {
-        bp_consumer_side_t *k = c->consumer;
+        bp_consumer_run_t *k = &c->consumer->run;
 
         if (!k->tracking || k->held.rk != rk)
                 return;
@@ -116,7 +116,7 @@ void bp_tracking_adding(bp_client_t *c,
                         rd_kafka_t *rk,
                         const rd_kafka_topic_partition_list_t *added,
                         const bp_layout_t *l) {
-        bp_consumer_side_t *k = c->consumer;
+        bp_consumer_run_t *k = &c->consumer->run;
 
         if (!k->tracking || k->held.rk != rk || !l)
                 return;
@@ -131,7 +131,7 @@ void bp_tracking_adding(bp_client_t *c,
 
 void bp_tracking_removing(bp_client_t *c,
                           const rd_kafka_topic_partition_list_t *removed) {
-        bp_consumer_side_t *k = c->consumer;
+        bp_consumer_run_t *k = &c->consumer->run;
 
         if (!k->tracking)
                 return;
@@ -143,7 +143,7 @@ void bp_tracking_removing(bp_client_t *c,
 }
 
 void bp_tracking_revoking(bp_client_t *c) {
-        bp_consumer_side_t *k = c->consumer;
+        bp_consumer_run_t *k = &c->consumer->run;
 
         if (!k->tracking)
                 return;

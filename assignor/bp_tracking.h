@@ -32,11 +32,11 @@ void bp_tracking_committed(bp_client_t *c,
                            const rd_kafka_topic_partition_list_t *all);
 
 /**
- * Called by bp_assignment_map() with the list the application is about to
- * assign (start offsets decided) and the layout it was mapped with: it
- * becomes the held set, and the scheduler pauses or resumes its partitions
- * for the current lags before rd_kafka_assign(): no record of a lower
- * bucket slips through a rebalance.
+ * Called by the classic strategy (bp_classic_map()) with the list the
+ * application is about to assign (start offsets decided) and the layout
+ * it was mapped with: it becomes the held set, and the scheduler pauses
+ * or resumes its partitions for the current lags before rd_kafka_assign():
+ * no record of a lower bucket slips through a rebalance.
  */
 void bp_tracking_assigning(bp_client_t *c,
                            rd_kafka_t *rk,
