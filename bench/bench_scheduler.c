@@ -75,6 +75,14 @@
 #define BENCH_PLUGIN_PATH "libbucketpriority"
 #endif
 
+/* The median of \p v, left in its order (the rounds stay aligned for the
+ * per-round ratios). */
+static double median_of(const double *v, int n) {
+        double copy[BSCH_MAX_ROUNDS];
+        memcpy(copy, v, sizeof(double) * (size_t)n);
+        return bsch_median(copy, n);
+}
+
 int main(int argc, char **argv) {
         static bsch_result_t res[BSCH_MAX_ROUNDS][BSCH_SETUPS];
         double p99s[BSCH_SETUPS][BSCH_MAX_ROUNDS],
@@ -138,10 +146,10 @@ int main(int argc, char **argv) {
                 if (bsch_opt.only &&
                     strcmp(bsch_opt.only, bsch_setup_name[s]))
                         continue;
-                p50      = bsch_median(p50s[s], bsch_opt.rounds);
-                med99[s] = bsch_median(p99s[s], bsch_opt.rounds);
+                p50      = median_of(p50s[s], bsch_opt.rounds);
+                med99[s] = median_of(p99s[s], bsch_opt.rounds);
                 printf("%-10s %10.2f %10.2f %10.0f\n", bsch_setup_name[s],
-                       p50, med99[s], bsch_median(rates[s], bsch_opt.rounds));
+                       p50, med99[s], median_of(rates[s], bsch_opt.rounds));
         }
         if (!bsch_opt.only) {
                 /* Per round against the round's own dedicated run, then
