@@ -96,6 +96,10 @@ typedef struct bp_consumer_side {
                 int64_t *best;
                 int *from;
         } siblings_seen;
+        /** The sibling reads begun at creation, until the first
+         *  rebalance takes them or on_destroy() ends them
+         *  (bp_prefetch.c). */
+        struct bp_prefetch *prefetch;
 
         /* An active bucket consumer, from on_new() to on_destroy()
          * (bp_tracking.c): */
