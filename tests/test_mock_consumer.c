@@ -5,7 +5,9 @@
  * three ways to integrate (properties only, chained callback, replaced
  * callback caught by the safety net), the statistics of a consumer of one
  * bucket, and the start offsets that keep any record from being skipped
- * (with the clients a rebalance makes to read them at 50 buckets).
+ * (with the clients made to read them at 50 buckets: at creation, none at
+ * the rebalances; a first rebalance waiting for them; a destroy while
+ * they run).
  */
 #include <pthread.h>
 #include <setjmp.h>
