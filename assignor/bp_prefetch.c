@@ -123,18 +123,21 @@ static void prefetch_free(bp_prefetch_t *p) {
         free(p);
 }
 
-/* A line for the client's log, unless it is gone (left behind). */
+/* A line for the client's log at level 7 (debug), unless the client is
+ * gone (left behind). What fails here is no fault: the rebalance reads
+ * again, and logs what fails then as a warning. (A brand-new group's
+ * coordinator, for one, may answer "not coordinator" for a moment.) */
 static void gate_log(void *opaque, int level, const char *line) {
         bp_prefetch_t *p = opaque;
 
+        (void)level;
         pthread_mutex_lock(&p->lock);
-        if (p->c)
-                bp_client_log(p->c, level, "%s", line);
+        if (p->c && p->log_level >= 7)
+                bp_client_log(p->c, 7, "%s", line);
         pthread_mutex_unlock(&p->lock);
 }
 
-/* The helper clients' log: librdkafka's errors, as bp_reader.c passes
- * them on. */
+/* The helper clients' log: librdkafka's errors. */
 static void helper_log(const rd_kafka_t *helper, int level, const char *fac,
                        const char *buf) {
         char line[BP_LOG_LINE_MAX];
@@ -142,9 +145,11 @@ static void helper_log(const rd_kafka_t *helper, int level, const char *fac,
         (void)fac;
         if (level > 3)
                 return;
-        snprintf(line, sizeof(line), "sibling offsets reader at creation: %s",
+        snprintf(line, sizeof(line),
+                 "reads at creation, a helper client: %s (what it could not "
+                 "read is read at the first rebalance)",
                  buf);
-        gate_log(rd_kafka_opaque(helper), 4, line);
+        gate_log(rd_kafka_opaque(helper), level, line);
 }
 
 /* \p conf's log and opaque made p's. */
@@ -198,10 +203,13 @@ static void locate(bp_prefetch_t *p, int32_t cnt) {
 
 static void *prefetch_main(void *arg) {
         bp_prefetch_t *p = arg;
-        const bp_siblings_how_t how = {.log        = gate_log,
-                                       .log_opaque = p,
-                                       .timeout_ms = PREFETCH_READ_TIMEOUT_MS,
-                                       .cancel     = &p->cancel};
+        const bp_siblings_how_t how = {
+            .log          = gate_log,
+            .log_opaque   = p,
+            .unread       = "reads at creation: no answer from sibling group",
+            .unread_after = "; the first rebalance reads it",
+            .timeout_ms   = PREFETCH_READ_TIMEOUT_MS,
+            .cancel       = &p->cancel};
         int64_t started = bp_clock_us();
         int32_t p_cnt, i;
         int left;

@@ -88,9 +88,8 @@ static void log_unread(sibling_batch_t *b, const sibling_read_t *r,
                        const char *why) {
         char line[BP_LOG_LINE_MAX];
 
-        snprintf(line, sizeof(line),
-                 "cannot read the offsets of sibling group \"%s\" (%s)",
-                 r->group, why);
+        snprintf(line, sizeof(line), "%s \"%s\" (%s)%s", b->how->unread,
+                 r->group, why, b->how->unread_after);
         b->how->log(b->how->log_opaque, 4, line);
 }
 
@@ -304,9 +303,12 @@ static int read_groups(bp_client_t *c, rd_kafka_t *rk,
                        const rd_kafka_topic_partition_list_t *missing,
                        int64_t *best, int *from, int32_t partition_cnt,
                        int *groups, int *peak) {
-        const bp_siblings_how_t how = {.log        = log_to_client,
-                                       .log_opaque = c,
-                                       .timeout_ms = BP_REBALANCE_TIMEOUT_MS};
+        const bp_siblings_how_t how = {
+            .log          = log_to_client,
+            .log_opaque   = c,
+            .unread       = "cannot read the offsets of sibling group",
+            .unread_after = "",
+            .timeout_ms   = BP_REBALANCE_TIMEOUT_MS};
         bp_sibling_groups_t *g;
         rd_kafka_conf_t *base;
         int read;

@@ -46,6 +46,9 @@ typedef struct bp_siblings_how {
          *  failures); called from the reader threads. */
         void (*log)(void *opaque, int level, const char *line);
         void *log_opaque;
+        /** A group not read is logged as "<unread> \"<group>\" (<why>)
+         *  <unread_after>". */
+        const char *unread, *unread_after;
         int timeout_ms;           /**< rd_kafka_committed()'s wait. */
         const atomic_int *cancel; /**< Set: no further group is begun
                                    *   (NULL: never). */
