@@ -96,10 +96,11 @@ typedef struct bp_consumer_side {
                 int64_t *best;
                 int *from;
         } siblings_seen;
-        /** The sibling reads begun at creation, until the first
-         *  rebalance takes them or on_destroy() ends them
-         *  (bp_prefetch.c). */
-        struct bp_prefetch *prefetch;
+        /** The sibling reads begun at creation (bp_prefetch.c): the
+         *  first rebalance takes what they found, on_destroy() ends and
+         *  frees them. Atomic: set on the application's thread, read on
+         *  librdkafka's. */
+        struct bp_prefetch *_Atomic prefetch;
 
         /* An active bucket consumer, from on_new() to on_destroy()
          * (bp_tracking.c): */

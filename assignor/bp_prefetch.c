@@ -94,7 +94,8 @@ typedef struct bp_prefetch {
          * behind. */
         bp_client_t *c;
         atomic_int cancel; /* begin no further read */
-        int collected;     /* the rebalance looked (its poll thread) */
+        int collected;     /* the rebalance looked */
+        int joined;        /* the rebalance joined the thread */
         int log_level;     /* the client's log_level */
         char *topic;
         rd_kafka_conf_t *count_conf; /* the partition count helper's */
@@ -280,7 +281,7 @@ static rd_kafka_resp_err_t on_thread_start(rd_kafka_t *rk,
                                            const char *thread_name,
                                            void *ic_opaque) {
         bp_client_t *c   = ic_opaque;
-        bp_prefetch_t *p = c->consumer->prefetch;
+        bp_prefetch_t *p = atomic_load(&c->consumer->prefetch);
 
         (void)rk, (void)thread_name;
         if (type != RD_KAFKA_THREAD_MAIN || !p)
@@ -298,17 +299,16 @@ static rd_kafka_resp_err_t on_thread_start(rd_kafka_t *rk,
  * client, rather than holding rd_kafka_destroy() longer. */
 static rd_kafka_resp_err_t on_destroy(rd_kafka_t *rk, void *ic_opaque) {
         bp_client_t *c   = ic_opaque;
-        bp_prefetch_t *p = c->consumer->prefetch;
+        bp_prefetch_t *p = atomic_exchange(&c->consumer->prefetch, NULL);
         int done, started;
 
         (void)rk;
         if (!p)
                 return RD_KAFKA_RESP_ERR_NO_ERROR;
-        c->consumer->prefetch = NULL;
         atomic_store(&p->cancel, 1);
         pthread_mutex_lock(&p->lock);
-        done = wait_done(p, PREFETCH_STOP_WAIT_MS);
-        started = p->state != PF_PREPARED;
+        done    = wait_done(p, PREFETCH_STOP_WAIT_MS);
+        started = p->state != PF_PREPARED && !p->joined;
         if (!done) {
                 bp_client_log(c, 3,
                               "the sibling offsets reads begun at creation "
@@ -329,13 +329,17 @@ static rd_kafka_resp_err_t on_destroy(rd_kafka_t *rk, void *ic_opaque) {
 }
 
 void bp_prefetch_collect(bp_client_t *c) {
-        bp_prefetch_t *p = c->consumer->prefetch;
+        bp_prefetch_t *p = atomic_load(&c->consumer->prefetch);
         int done, started;
 
-        if (!p || p->collected)
+        if (!p)
                 return;
-        p->collected = 1; /* the next rebalances do not wait */
         pthread_mutex_lock(&p->lock);
+        if (p->collected) {
+                pthread_mutex_unlock(&p->lock);
+                return;
+        }
+        p->collected = 1; /* the next rebalances do not wait */
         done    = wait_done(p, BP_REBALANCE_TIMEOUT_MS);
         started = p->state != PF_PREPARED;
         pthread_mutex_unlock(&p->lock);
@@ -349,15 +353,18 @@ void bp_prefetch_collect(bp_client_t *c) {
                               BP_REBALANCE_TIMEOUT_MS);
                 return;
         }
-        if (started)
+        if (started) {
                 pthread_join(p->thread, NULL);
-        /* Kept only once every sibling group answered, as at a rebalance. */
+                pthread_mutex_lock(&p->lock);
+                p->joined = 1;
+                pthread_mutex_unlock(&p->lock);
+        }
+        /* Kept only once every sibling group answered, as at a rebalance.
+         * The rest of p is freed at on_destroy(). */
         if (p->layout && p->answered == p->group_cnt &&
             !atomic_load(&p->cancel))
                 bp_siblings_keep(c, p->layout, p->cnt, p->wanted, p->best,
                                  p->from);
-        c->consumer->prefetch = NULL;
-        prefetch_free(p);
 }
 
 /* 1 when the reads at creation apply to consumer \p c (bp_prefetch.h). */
@@ -403,5 +410,5 @@ void bp_prefetch_on_new(bp_client_t *c, rd_kafka_t *rk,
                 prefetch_free(p);
                 return;
         }
-        c->consumer->prefetch = p;
+        atomic_store(&c->consumer->prefetch, p);
 }
