@@ -21,6 +21,7 @@
 #include "bp_consumer_side.h"
 #include "bp_kip848.h"
 #include "bp_kip848_conf.h"
+#include "bp_prefetch.h"
 #include "bp_rebalance.h"
 #include "bp_topic_count.h"
 #include "bp_tracking.h"
@@ -139,6 +140,7 @@ rd_kafka_resp_err_t bp_consumer_on_new(bp_client_t *c,
                                     "the bucket topic",
                               c->broken_reason);
         bp_tracking_on_new(c, rk, conf);
+        bp_prefetch_on_new(c, rk, conf);
         return RD_KAFKA_RESP_ERR_NO_ERROR;
 }
 

@@ -131,6 +131,11 @@ typedef struct bp_consumer_run {
                 int64_t *best;
                 int *from;
         } siblings_seen;
+        /** The sibling reads begun at creation (bp_prefetch.c): the
+         *  first rebalance takes what they found, on_destroy() ends and
+         *  frees them. Atomic: set on the application's thread, read on
+         *  librdkafka's. */
+        struct bp_prefetch *_Atomic prefetch;
 
         /* An active bucket consumer, from on_new() to on_destroy()
          * (bp_tracking.c): */

@@ -35,6 +35,12 @@
  * commit and reads again what that member read (at least once, nothing
  * skipped). A partition some sibling group did not answer for is not
  * kept, and read again at the next rebalance.
+ *
+ * The record's first entries usually come from before the first
+ * rebalance: a consumer of one bucket on the classic protocol reads its
+ * bucket's partitions when it is created (bp_prefetch.c, with the same
+ * reads), and its first rebalance takes what they found, so a member
+ * joining a group of 50 buckets starts no reader either.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -45,6 +51,7 @@
 #include "bp_clock.h"
 #include "bp_config_lookup.h"
 #include "bp_consumer_side.h"
+#include "bp_prefetch.h"
 #include "bp_reader.h"
 #include "bp_siblings.h"
 
@@ -57,9 +64,16 @@ typedef struct sibling_read {
         rd_kafka_topic_partition_list_t *committed; /* NULL: not read */
 } sibling_read_t;
 
-/* The reads of one rebalance, shared by the reader threads. */
+/* The sibling groups of a consumer, each with its reader's
+ * configuration (see bp_siblings.h). */
+struct bp_sibling_groups {
+        sibling_read_t *reads;
+        int cnt;
+};
+
+/* The reads of one batch, shared by the reader threads. */
 typedef struct sibling_batch {
-        bp_client_t *c;
+        const bp_siblings_how_t *how;
         const rd_kafka_topic_partition_list_t *wanted;
         sibling_read_t *reads;
         int cnt;
@@ -67,6 +81,16 @@ typedef struct sibling_batch {
         atomic_int in_flight; /* readers alive now */
         atomic_int peak;      /* the most alive at once */
 } sibling_batch_t;
+
+/* Logs that group \p r could not be read, where \p b's reads log. */
+static void log_unread(sibling_batch_t *b, const sibling_read_t *r,
+                       const char *why) {
+        char line[BP_LOG_LINE_MAX];
+
+        snprintf(line, sizeof(line), "%s \"%s\" (%s)%s", b->how->unread,
+                 r->group, why, b->how->unread_after);
+        b->how->log(b->how->log_opaque, 4, line);
+}
 
 /* Reads one sibling group's commits for the wanted partitions into
  * r->committed (left NULL, and logged, when they cannot be read). */
@@ -83,10 +107,7 @@ static void read_one(sibling_batch_t *b, sibling_read_t *r) {
                                     sizeof(errstr)))) {
                 rd_kafka_conf_destroy(r->conf);
                 r->conf = NULL;
-                bp_client_log(b->c, 4,
-                              "cannot read the offsets of sibling group "
-                              "\"%s\" (%s)",
-                              r->group, errstr);
+                log_unread(b, r, errstr);
                 return;
         }
         r->conf = NULL; /* the reader owns it */
@@ -96,12 +117,9 @@ static void read_one(sibling_batch_t *b, sibling_read_t *r) {
                                                            now))
                 ;
         parts = rd_kafka_topic_partition_list_copy(b->wanted);
-        err   = rd_kafka_committed(reader, parts, BP_REBALANCE_TIMEOUT_MS);
+        err   = rd_kafka_committed(reader, parts, b->how->timeout_ms);
         if (err) {
-                bp_client_log(b->c, 4,
-                              "cannot read the offsets of sibling group "
-                              "\"%s\" (%s)",
-                              r->group, rd_kafka_err2str(err));
+                log_unread(b, r, rd_kafka_err2str(err));
                 rd_kafka_topic_partition_list_destroy(parts);
         } else
                 r->committed = parts;
@@ -113,7 +131,8 @@ static void *reader_thread(void *arg) {
         sibling_batch_t *b = arg;
         int i;
 
-        while ((i = atomic_fetch_add(&b->next, 1)) < b->cnt)
+        while ((!b->how->cancel || !atomic_load(b->how->cancel)) &&
+               (i = atomic_fetch_add(&b->next, 1)) < b->cnt)
                 read_one(b, &b->reads[i]);
         return NULL;
 }
@@ -135,14 +154,22 @@ static void read_all(sibling_batch_t *b) {
                 pthread_join(threads[i], NULL);
 }
 
-/* The sibling groups of the consumer, in the order their answers are
- * merged: the layout's buckets, then those a layout change adds. Each read
- * gets its own copy of \p base. Returns how many (reads[] holds room for
- * BP_MAX_BUCKETS * 2). */
-static int list_siblings(bp_client_t *c, const rd_kafka_conf_t *base,
-                         sibling_read_t *reads) {
+bp_sibling_groups_t *bp_sibling_groups_new(bp_client_t *c,
+                                           const rd_kafka_conf_t *base) {
+        bp_sibling_groups_t *g = calloc(1, sizeof(*g));
+        sibling_read_t *reads;
+        rd_kafka_conf_t *own;
+        char errstr[256];
         int n = 0, b;
 
+        if (!g || !(reads = calloc(2 * BP_MAX_BUCKETS, sizeof(*reads)))) {
+                free(g);
+                return NULL;
+        }
+        own = rd_kafka_conf_dup(base); /* a reader commits nothing */
+        rd_kafka_conf_set(own, "enable.auto.commit", "false", errstr,
+                          sizeof(errstr));
+        base = own;
         for (b = 0; b < c->cfg.bucket_cnt; b++) {
                 if (b == c->cfg.consumer_buckets[0])
                         continue;
@@ -162,7 +189,63 @@ static int list_siblings(bp_client_t *c, const rd_kafka_conf_t *base,
                 reads[n].bucket = -1;
                 reads[n++].conf = rd_kafka_conf_dup(base);
         }
-        return n;
+        rd_kafka_conf_destroy(own);
+        g->reads = reads;
+        g->cnt   = n;
+        return g;
+}
+
+int bp_sibling_groups_cnt(const bp_sibling_groups_t *g) {
+        return g->cnt;
+}
+
+void bp_sibling_groups_destroy(bp_sibling_groups_t *g) {
+        int i;
+
+        if (!g)
+                return;
+        for (i = 0; i < g->cnt; i++) {
+                if (g->reads[i].committed)
+                        rd_kafka_topic_partition_list_destroy(
+                            g->reads[i].committed);
+                if (g->reads[i].conf)
+                        rd_kafka_conf_destroy(g->reads[i].conf);
+        }
+        free(g->reads);
+        free(g);
+}
+
+int bp_sibling_groups_read(bp_sibling_groups_t *g,
+                           const bp_siblings_how_t *how,
+                           const rd_kafka_topic_partition_list_t *wanted,
+                           int64_t *best,
+                           int *from,
+                           int32_t partition_cnt,
+                           int *peak) {
+        sibling_batch_t batch = {
+            .how = how, .wanted = wanted, .reads = g->reads, .cnt = g->cnt};
+        int i, j, read = 0;
+
+        read_all(&batch);
+        for (i = 0; i < g->cnt; i++) {
+                sibling_read_t *r = &g->reads[i];
+                for (j = 0; r->committed && j < r->committed->cnt; j++) {
+                        const rd_kafka_topic_partition_t *e =
+                            &r->committed->elems[j];
+                        if (!e->err && e->offset >= 0 && e->partition >= 0 &&
+                            e->partition < partition_cnt &&
+                            e->offset > best[e->partition]) {
+                                best[e->partition] = e->offset;
+                                from[e->partition] = r->bucket;
+                        }
+                }
+                read += r->committed != NULL;
+                if (r->committed)
+                        rd_kafka_topic_partition_list_destroy(r->committed);
+                r->committed = NULL;
+        }
+        *peak = atomic_load(&batch.peak);
+        return read;
 }
 
 /* The consumer's record of the siblings' commits, made ready for layout
@@ -189,6 +272,30 @@ static int seen_ready(bp_consumer_run_t *k, const bp_layout_t *l,
         return 0;
 }
 
+void bp_siblings_keep(bp_client_t *c, const bp_layout_t *l,
+                      int32_t partition_cnt,
+                      const rd_kafka_topic_partition_list_t *parts,
+                      const int64_t *best, const int *from) {
+        bp_consumer_run_t *k = &c->consumer->run;
+        int i;
+
+        if (!l || c->cfg.next.set || !seen_ready(k, l, partition_cnt))
+                return;
+        for (i = 0; i < parts->cnt; i++) {
+                int32_t p = parts->elems[i].partition;
+                if (p < 0 || p >= partition_cnt)
+                        continue;
+                k->siblings_seen.read[p] = 1;
+                k->siblings_seen.best[p] = best[p];
+                k->siblings_seen.from[p] = from[p];
+        }
+}
+
+/* Where a rebalance's reads log: the client's log. */
+static void log_to_client(void *opaque, int level, const char *line) {
+        bp_client_log(opaque, level, "%s", line);
+}
+
 /* Reads the sibling groups for \p missing, raising best[] and from[]
  * (bucket order, as bp_siblings_read() says). Returns how many groups of
  * how many (*groups) answered; *peak: the most readers alive at once. */
@@ -196,47 +303,30 @@ static int read_groups(bp_client_t *c, rd_kafka_t *rk,
                        const rd_kafka_topic_partition_list_t *missing,
                        int64_t *best, int *from, int32_t partition_cnt,
                        int *groups, int *peak) {
-        sibling_batch_t batch = {.c = c, .wanted = missing};
+        const bp_siblings_how_t how = {
+            .log          = log_to_client,
+            .log_opaque   = c,
+            .unread       = "cannot read the offsets of sibling group",
+            .unread_after = "",
+            .timeout_ms   = BP_REBALANCE_TIMEOUT_MS};
+        bp_sibling_groups_t *g;
         rd_kafka_conf_t *base;
-        char errstr[256];
-        int i, j, read = 0;
+        int read;
 
         *groups = *peak = 0;
-        batch.reads = calloc(2 * BP_MAX_BUCKETS, sizeof(*batch.reads));
-        if (!batch.reads) {
+        base = bp_reader_conf(c, rk, BP_READER_SIBLINGS);
+        g    = bp_sibling_groups_new(c, base);
+        rd_kafka_conf_destroy(base);
+        if (!g) {
                 bp_client_log(c, 3,
                               "out of memory: sibling offsets not read");
                 *groups = 1; /* not read: nothing is kept */
                 return 0;
         }
-        base = bp_reader_conf(c, rk, BP_READER_SIBLINGS);
-        rd_kafka_conf_set(base, "enable.auto.commit", "false", errstr,
-                          sizeof(errstr));
-        batch.cnt = list_siblings(c, base, batch.reads);
-        rd_kafka_conf_destroy(base);
-        read_all(&batch);
-
-        for (i = 0; i < batch.cnt; i++) {
-                const sibling_read_t *r = &batch.reads[i];
-                for (j = 0; r->committed && j < r->committed->cnt; j++) {
-                        const rd_kafka_topic_partition_t *e =
-                            &r->committed->elems[j];
-                        if (!e->err && e->offset >= 0 && e->partition >= 0 &&
-                            e->partition < partition_cnt &&
-                            e->offset > best[e->partition]) {
-                                best[e->partition] = e->offset;
-                                from[e->partition] = r->bucket;
-                        }
-                }
-                read += r->committed != NULL;
-                if (r->committed)
-                        rd_kafka_topic_partition_list_destroy(r->committed);
-                if (r->conf)
-                        rd_kafka_conf_destroy(r->conf);
-        }
-        *groups = batch.cnt;
-        *peak   = atomic_load(&batch.peak);
-        free(batch.reads);
+        read    = bp_sibling_groups_read(g, &how, missing, best, from,
+                                         partition_cnt, peak);
+        *groups = g->cnt;
+        bp_sibling_groups_destroy(g);
         return read;
 }
 
@@ -247,10 +337,9 @@ void bp_siblings_read(bp_client_t *c,
                       int *from,
                       int32_t partition_cnt) {
         bp_consumer_run_t *k = &c->consumer->run;
-        const bp_layout_t *l =
-            atomic_load_explicit(&c->current, memory_order_acquire);
+        const bp_layout_t *l;
         rd_kafka_topic_partition_list_t *missing;
-        int64_t started = bp_clock_us();
+        int64_t started = bp_clock_us(), waited;
         int keep, read = 0, groups = 0, peak = 0, known = 0, i;
 
         /* Sibling groups exist by name only with one group per bucket and a
@@ -269,10 +358,14 @@ void bp_siblings_read(bp_client_t *c,
                               "beginning, once the group has committed)");
                 return;
         }
+        /* What the reads begun at creation found joins the record first
+         * (waiting for them if they still run: bp_prefetch.h). */
+        bp_prefetch_collect(c);
+        waited = bp_clock_us() - started;
+        l      = atomic_load_explicit(&c->current, memory_order_acquire);
         /* What was read under this layout is kept, but not during a layout
          * change (its buckets' groups hand partitions over). */
-        keep = l && c->cfg.next.bucket_cnt == 0 &&
-               seen_ready(k, l, partition_cnt);
+        keep = l && !c->cfg.next.set && seen_ready(k, l, partition_cnt);
         missing = rd_kafka_topic_partition_list_new(wanted->cnt);
         for (i = 0; i < wanted->cnt; i++) {
                 int32_t p = wanted->elems[i].partition;
@@ -293,22 +386,21 @@ void bp_siblings_read(bp_client_t *c,
                                    &groups, &peak);
                 /* Kept only once every sibling group answered: one that
                  * did not is asked again at the next rebalance. */
-                for (i = 0; keep && read == groups && i < missing->cnt;
-                     i++) {
-                        int32_t p                  = missing->elems[i].partition;
-                        k->siblings_seen.read[p] = 1;
-                        k->siblings_seen.best[p] = best[p];
-                        k->siblings_seen.from[p] = from[p];
-                }
+                if (keep && read == groups)
+                        bp_siblings_keep(c, l, partition_cnt, missing, best,
+                                         from);
         }
         if (bp_conf_log_level(rd_kafka_conf(rk)) >= 7)
                 bp_client_log(c, 7,
                               "start offsets: %d of %d sibling groups read "
                               "for %d partitions, at most %d at once, in "
-                              "%lld ms; %d partitions known from an earlier "
-                              "rebalance under this layout",
+                              "%lld ms; %d partitions known from before "
+                              "under this layout (read when the consumer "
+                              "was created or at an earlier rebalance), "
+                              "%lld ms of it waiting for the reads begun at "
+                              "creation",
                               read, groups, missing->cnt, peak,
                               (long long)((bp_clock_us() - started) / 1000),
-                              known);
+                              known, (long long)(waited / 1000));
         rd_kafka_topic_partition_list_destroy(missing);
 }

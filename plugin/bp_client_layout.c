@@ -9,8 +9,10 @@
 
 #include "bp_client_change.h"
 
-const bp_layout_t *bp_client_layout_slow(bp_client_t *c,
-                                         int32_t partition_cnt) {
+/* The kept layout for \p partition_cnt, computed once; made the current
+ * one when \p current. */
+static const bp_layout_t *kept(bp_client_t *c, int32_t partition_cnt,
+                               int current) {
         bp_layout_node_t *n;
         bp_layout_t *l = NULL;
         char err[512];
@@ -48,8 +50,18 @@ const bp_layout_t *bp_client_layout_slow(bp_client_t *c,
                             c->cfg.topic, err);
                 }
         }
-        if (l)
+        if (l && current)
                 atomic_store_explicit(&c->current, l, memory_order_release);
         pthread_mutex_unlock(&c->layout_lock);
         return l;
+}
+
+const bp_layout_t *bp_client_layout_slow(bp_client_t *c,
+                                         int32_t partition_cnt) {
+        return kept(c, partition_cnt, 1);
+}
+
+const bp_layout_t *bp_client_layout_aside(bp_client_t *c,
+                                          int32_t partition_cnt) {
+        return kept(c, partition_cnt, 0);
 }

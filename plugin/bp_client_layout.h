@@ -16,6 +16,14 @@
 const bp_layout_t *bp_client_layout_slow(bp_client_t *c,
                                          int32_t partition_cnt);
 
+/**
+ * The same layout, computed and kept alike, but not made the current one:
+ * for a thread that looks ahead (assignor/bp_prefetch.c) while the
+ * rebalance alone decides which layout the consumer maps with.
+ */
+const bp_layout_t *bp_client_layout_aside(bp_client_t *c,
+                                          int32_t partition_cnt);
+
 static inline const bp_layout_t *bp_client_layout(bp_client_t *c,
                                                   int32_t partition_cnt) {
         const bp_layout_t *l =

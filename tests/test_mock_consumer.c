@@ -5,7 +5,9 @@
  * three ways to integrate (properties only, chained callback, replaced
  * callback caught by the safety net), the statistics of a consumer of one
  * bucket, and the start offsets that keep any record from being skipped
- * (with the clients a rebalance makes to read them at 50 buckets).
+ * (with the clients made to read them at 50 buckets: at creation, none at
+ * the rebalances; a first rebalance waiting for them; a destroy while
+ * they run).
  */
 #include <pthread.h>
 #include <setjmp.h>
@@ -14,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -1008,14 +1011,34 @@ static void test_start_offsets_sibling_unreadable(void **state) {
 
 #define FIFTY 50
 
-/* The plugin's "start offsets:" line of the last rebalance (log_level 7). */
-static char reads_log[512];
+static void sleep_ms(int ms) {
+        struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+        nanosleep(&ts, NULL);
+}
+
+static int64_t now_ms(void) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* The plugin's "start offsets:" line of the last rebalance and its line
+ * on the reads begun at creation (log_level 7); the second comes from a
+ * thread of the plugin's. */
+static pthread_mutex_t reads_lock = PTHREAD_MUTEX_INITIALIZER;
+static char reads_log[512], created_log[512];
 
 static void capture_reads_log(const rd_kafka_t *rk, int level,
                               const char *fac, const char *buf) {
         (void)rk, (void)level;
-        if (!strcmp(fac, "BUCKETPRIO") && strstr(buf, "start offsets:"))
+        if (strcmp(fac, "BUCKETPRIO"))
+                return;
+        pthread_mutex_lock(&reads_lock);
+        if (strstr(buf, "start offsets:"))
                 snprintf(reads_log, sizeof(reads_log), "%s", buf);
+        if (strstr(buf, "sibling offsets read at creation:"))
+                snprintf(created_log, sizeof(created_log), "%s", buf);
+        pthread_mutex_unlock(&reads_lock);
 }
 
 /* What the last rebalance's line says: groups read, partitions read for,
@@ -1027,6 +1050,7 @@ typedef struct sibling_reads {
 static sibling_reads_t last_reads(void) {
         sibling_reads_t r = {-1, -1, -1, -1, -1};
         long long ms;
+        pthread_mutex_lock(&reads_lock);
         assert_int_equal(
             sscanf(reads_log,
                    "start offsets: %d of %d sibling groups read for %d "
@@ -1034,6 +1058,34 @@ static sibling_reads_t last_reads(void) {
                    &r.read, &r.groups, &r.partitions, &r.peak, &ms, &r.known),
             6);
         reads_log[0] = '\0';
+        pthread_mutex_unlock(&reads_lock);
+        return r;
+}
+
+/* What the reads begun at creation found, once their line is logged
+ * (waits up to 30 s): groups answered of groups, partitions read for, of
+ * the topic's, readers alive at once. */
+typedef struct created_reads {
+        int answered, groups, partitions, of, peak;
+} created_reads_t;
+
+static created_reads_t created_reads(void) {
+        created_reads_t r = {-1, -1, -1, -1, -1};
+        int i, n = 0;
+
+        for (i = 0; i < 3000 && n != 5; i++) {
+                pthread_mutex_lock(&reads_lock);
+                n = sscanf(created_log,
+                           "sibling offsets read at creation: %d of %d "
+                           "groups answered for %d partitions of %d, at "
+                           "most %d at once",
+                           &r.answered, &r.groups, &r.partitions, &r.of,
+                           &r.peak);
+                pthread_mutex_unlock(&reads_lock);
+                if (n != 5)
+                        sleep_ms(10);
+        }
+        assert_int_equal(n, 5);
         return r;
 }
 
@@ -1057,21 +1109,14 @@ static void map_all(rd_kafka_t *rk, int32_t cnt, int64_t *start) {
         rd_kafka_topic_partition_list_destroy(given);
 }
 
-/* A consumer of bucket b0 of 50 (2% each, 100 partitions): its first
- * rebalance reads the 49 sibling groups with one short-lived client each,
- * several at once; the next rebalances under the same layout read none and
- * start where the first decided (the highest sibling commit, here
- * many.b7's 42 on partition 1). */
-static void test_sibling_reads_fifty_buckets(void **state) {
-        char names[FIFTY * 4], alloc[FIFTY * 4];
+/* A consumer of bucket b0 of 50 (2% each, 100 partitions) of group base
+ * "many" on \p bootstraps, logging through capture_reads_log. */
+static rd_kafka_t *fifty_consumer(const char *bootstraps) {
+        char names[FIFTY * 4], alloc[FIFTY * 4], errstr[512];
         size_t n = 0, a = 0;
         rd_kafka_conf_t *conf;
         rd_kafka_t *rk;
-        sibling_reads_t r;
-        int64_t start[100];
-        char errstr[512];
-        int b, round;
-        (void)state;
+        int b;
 
         for (b = 0; b < FIFTY; b++) {
                 n += (size_t)snprintf(names + n, sizeof(names) - n, "%sb%d",
@@ -1079,33 +1124,49 @@ static void test_sibling_reads_fifty_buckets(void **state) {
                 a += (size_t)snprintf(alloc + a, sizeof(alloc) - a, "%s2",
                                       b ? "," : "");
         }
-        bp_test_cluster_topic(&cluster, "fifty", 100);
-        commit_topic_as(cluster.bootstraps, "many.b7", "fifty", 1, 42);
-        commit_topic_as(cluster.bootstraps, "many.b3", "fifty", 1, 17);
-
-        conf = bp_test_conf(cluster.bootstraps, "bucket.priority.topic",
-                            "fifty", "bucket.priority.buckets", names,
+        conf = bp_test_conf(bootstraps, "bucket.priority.topic", "fifty",
+                            "bucket.priority.buckets", names,
                             "bucket.priority.allocation", alloc,
                             "bucket.priority.bucket", "b0", "group.id",
                             "many", "log_level", "7", NULL);
         rd_kafka_conf_set_log_cb(conf, capture_reads_log);
+        pthread_mutex_lock(&reads_lock);
+        reads_log[0] = created_log[0] = '\0';
+        pthread_mutex_unlock(&reads_lock);
         rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr, sizeof(errstr));
         assert_non_null(rk);
+        return rk;
+}
 
-        reads_log[0] = '\0';
-        map_all(rk, 100, start);
-        r = last_reads();
-        assert_int_equal(r.groups, FIFTY - 1); /* one client per sibling */
-        assert_int_equal(r.read, FIFTY - 1);
-        assert_int_equal(r.partitions, 2);
-        assert_true(r.peak >= 2);  /* read in parallel */
-        assert_true(r.peak <= 16); /* BP_SIBLING_READERS_MAX */
-        assert_int_equal(r.known, 0);
-        assert_int_equal(start[1], 42);
-        assert_int_equal(start[0], RD_KAFKA_OFFSET_INVALID);
+/* A consumer of bucket b0 of 50 (2% each, 100 partitions) reads the 49
+ * sibling groups when it is created, with one short-lived client each,
+ * several at once; its first rebalance then reads none, nor do the next
+ * ones under the same layout, and all start where the highest sibling
+ * commit says (many.b7's 42 on partition 1). */
+static void test_sibling_reads_fifty_buckets(void **state) {
+        created_reads_t c;
+        sibling_reads_t r;
+        int64_t start[100];
+        rd_kafka_t *rk;
+        int round;
+        (void)state;
 
-        /* A join, a leave: the same layout, nothing read again. */
-        for (round = 0; round < 2; round++) {
+        bp_test_cluster_topic(&cluster, "fifty", 100);
+        commit_topic_as(cluster.bootstraps, "many.b7", "fifty", 1, 42);
+        commit_topic_as(cluster.bootstraps, "many.b3", "fifty", 1, 17);
+
+        rk = fifty_consumer(cluster.bootstraps);
+        c  = created_reads();
+        assert_int_equal(c.groups, FIFTY - 1); /* one client per sibling */
+        assert_int_equal(c.answered, FIFTY - 1);
+        assert_int_equal(c.partitions, 2);
+        assert_int_equal(c.of, 100);
+        assert_true(c.peak >= 2);  /* read in parallel */
+        assert_true(c.peak <= 16); /* BP_SIBLING_READERS_MAX */
+
+        /* The first rebalance, a join, a leave: the same layout, nothing
+         * read at any of them. */
+        for (round = 0; round < 3; round++) {
                 start[0] = start[1] = 0;
                 map_all(rk, 100, start);
                 r = last_reads();
@@ -1116,6 +1177,75 @@ static void test_sibling_reads_fifty_buckets(void **state) {
                 assert_int_equal(start[0], RD_KAFKA_OFFSET_INVALID);
         }
         rd_kafka_destroy(rk);
+}
+
+/* The first rebalance comes while the reads begun at creation still run
+ * (the sibling groups' OffsetFetch answered 300 ms late): it waits for
+ * them rather than reading a second time, and the highest commit wins. */
+static void test_sibling_reads_first_rebalance_waits(void **state) {
+        const char *waited;
+        sibling_reads_t r;
+        long long ms;
+        int64_t start[100];
+        rd_kafka_t *rk;
+        int i;
+        (void)state;
+
+        commit_topic_as(cluster.bootstraps, "many.b9", "fifty", 0, 60);
+        commit_topic_as(cluster.bootstraps, "many.b41", "fifty", 0, 61);
+        for (i = 0; i < FIFTY; i++)
+                rd_kafka_mock_broker_push_request_error_rtts(
+                    cluster.mcluster, 1, API_OFFSET_FETCH, 1,
+                    RD_KAFKA_RESP_ERR_NO_ERROR, 300);
+        rk = fifty_consumer(cluster.bootstraps);
+        map_all(rk, 100, start);
+        pthread_mutex_lock(&reads_lock);
+        waited = strstr(reads_log, "), ");
+        assert_non_null(waited);
+        assert_int_equal(sscanf(waited, "), %lld ms of it waiting", &ms), 1);
+        pthread_mutex_unlock(&reads_lock);
+        print_message("first rebalance waited %lld ms for the reads begun "
+                      "at creation\n", ms);
+        assert_true(ms > 0);
+        r = last_reads();
+        assert_int_equal(r.groups, 0);
+        assert_int_equal(r.partitions, 0);
+        assert_int_equal(r.known, 2);
+        assert_int_equal(start[0], 61);
+        assert_int_equal(start[1], 42);
+        rd_kafka_destroy(rk);
+}
+
+/* Destroyed while it reads the sibling groups (each OffsetFetch of the
+ * first reader of every group answered 2 s late): no further group is
+ * begun, and rd_kafka_destroy() returns once those under way are done,
+ * well within the plugin's bound (their 3 s timeout plus 3 s); nothing is
+ * left allocated (the valgrind pass). Then destroyed at once, before the
+ * thread has done anything. */
+static void test_sibling_reads_destroyed_while_reading(void **state) {
+        int64_t t0;
+        rd_kafka_t *rk;
+        int i;
+        (void)state;
+
+        for (i = 0; i < 16; i++)
+                rd_kafka_mock_broker_push_request_error_rtts(
+                    cluster.mcluster, 1, API_OFFSET_FETCH, 1,
+                    RD_KAFKA_RESP_ERR_NO_ERROR, 2000);
+        rk = fifty_consumer(cluster.bootstraps);
+        sleep_ms(300); /* the readers are waiting */
+        t0 = now_ms();
+        rd_kafka_destroy(rk);
+        t0 = now_ms() - t0;
+        print_message("destroyed while reading in %lld ms\n", (long long)t0);
+        assert_true(t0 < 6000);
+        sleep_ms(2500); /* no late answer left for the next */
+
+        t0 = now_ms();
+        rd_kafka_destroy(fifty_consumer(cluster.bootstraps));
+        t0 = now_ms() - t0;
+        print_message("destroyed at once in %lld ms\n", (long long)t0);
+        assert_true(t0 < 6000);
 }
 
 int main(void) {
@@ -1134,6 +1264,8 @@ int main(void) {
             cmocka_unit_test(test_start_offsets_sibling_coordinator_loading),
             cmocka_unit_test(test_start_offsets_sibling_unreadable),
             cmocka_unit_test(test_sibling_reads_fifty_buckets),
+            cmocka_unit_test(test_sibling_reads_first_rebalance_waits),
+            cmocka_unit_test(test_sibling_reads_destroyed_while_reading),
         };
         return cmocka_run_group_tests(tests, setup, bp_test_cluster_teardown);
 }
