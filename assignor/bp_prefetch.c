@@ -74,6 +74,10 @@
  * that takes longer is read again at the rebalance. */
 #define PREFETCH_READ_TIMEOUT_MS 3000
 
+/* The partition count is asked in requests of at most this long (ms), the
+ * thread looking between them whether it was told to stop. */
+#define PREFETCH_COUNT_SLICE_MS 100
+
 /* How long on_destroy() waits for the thread: once told to stop, it
  * begins no further read, and those under way end within their own
  * timeouts (the partition count's or PREFETCH_READ_TIMEOUT_MS). */
@@ -164,16 +168,25 @@ static rd_kafka_conf_t *gated(rd_kafka_conf_t *conf, bp_prefetch_t *p) {
 static int32_t count_partitions(bp_prefetch_t *p) {
         char errstr[256];
         rd_kafka_t *helper;
+        int64_t until;
         int32_t cnt;
 
+        if (atomic_load(&p->cancel))
+                return -1; /* destroyed already */
         /* A producer: no group, nothing to close. */
         helper = rd_kafka_new(RD_KAFKA_PRODUCER, p->count_conf, errstr,
                               sizeof(errstr));
         if (!helper)
                 return -1; /* p->count_conf freed with p */
         p->count_conf = NULL; /* the helper's now */
-        cnt = bp_topic_partition_count(helper, p->topic,
-                                       BP_READER_COUNT_TIMEOUT_MS);
+        /* Asked in slices, so that on_destroy() (cancel) does not wait
+         * out the whole timeout: a client created and destroyed at once,
+         * or one whose cluster does not answer, ends within a slice. */
+        until = bp_clock_ms() + BP_READER_COUNT_TIMEOUT_MS;
+        do
+                cnt = bp_topic_partition_count(helper, p->topic,
+                                               PREFETCH_COUNT_SLICE_MS);
+        while (cnt < 0 && !atomic_load(&p->cancel) && bp_clock_ms() < until);
         rd_kafka_destroy(helper);
         return cnt;
 }
