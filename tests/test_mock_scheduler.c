@@ -237,8 +237,15 @@ static long strict_run(const char *group, const char *schedule,
          * nearly everything: 0-6 250 with the small queue; staggered,
          * 0.24 to 0.64 in plain and ASan runs). Judged over
          * 500 bulk records per partition or more (valgrind's slow runs
-         * deliver fewer: too few pauses for a spread to mean anything). */
-        if (schedule && timing_asserted() && bulk >= 500 * CRITICAL_FIRST)
+         * deliver fewer: too few pauses for a spread to mean anything).
+         * Not with bucket.priority.hold=queue: bulk is never paused or
+         * resumed there, and reaches the application in the order
+         * librdkafka fetched it, as for a consumer of bulk alone (one
+         * partition of 8 got nothing in a 3 s window on librdkafka
+         * 2.15.1, whose fetched backlog queues partition after
+         * partition). */
+        if (schedule && !harness.hold && timing_asserted() &&
+            bulk >= 500 * CRITICAL_FIRST)
                 assert_true(last_bulk_min * 10 >= last_bulk_max);
 
         drain(sc.pr, 1, 180000);
