@@ -17,8 +17,10 @@
 #include <string.h>
 
 #include "bp_change.h"
+#include "bp_clock.h"
 #include "bp_consumer_side.h"
 #include "bp_offsets.h"
+#include "bp_prefetch.h"
 #include "bp_siblings.h"
 #include "bp_tracking.h"
 
@@ -175,7 +177,13 @@ void bp_offsets_decide(bp_client_t *c,
                         best[p] = -1;
                         from[p] = -1;
                 }
-                bp_siblings_read(c, rk, mine, best, from, partition_cnt);
+                /* What the reads begun at creation found joins the
+                 * record first (waiting for them if they still run:
+                 * bp_prefetch.h). */
+                int64_t t0 = bp_clock_us();
+                bp_prefetch_collect(c);
+                bp_siblings_read(c, rk, mine, best, from, partition_cnt,
+                                 bp_clock_us() - t0);
                 for (i = 0; i < assigned->cnt; i++) {
                         rd_kafka_topic_partition_t *e = &assigned->elems[i];
                         if (!bp_is_bucket_topic(c, e->topic) ||

@@ -51,7 +51,6 @@
 #include "bp_clock.h"
 #include "bp_config_lookup.h"
 #include "bp_consumer_side.h"
-#include "bp_prefetch.h"
 #include "bp_reader.h"
 #include "bp_siblings.h"
 
@@ -335,11 +334,12 @@ void bp_siblings_read(bp_client_t *c,
                       const rd_kafka_topic_partition_list_t *wanted,
                       int64_t *best,
                       int *from,
-                      int32_t partition_cnt) {
+                      int32_t partition_cnt,
+                      int64_t waited) {
         bp_consumer_run_t *k = &c->consumer->run;
         const bp_layout_t *l;
         rd_kafka_topic_partition_list_t *missing;
-        int64_t started = bp_clock_us(), waited;
+        int64_t started = bp_clock_us() - waited; /* the wait counts */
         int keep, read = 0, groups = 0, peak = 0, known = 0, i;
 
         /* Sibling groups exist by name only with one group per bucket and a
@@ -358,10 +358,6 @@ void bp_siblings_read(bp_client_t *c,
                               "beginning, once the group has committed)");
                 return;
         }
-        /* What the reads begun at creation found joins the record first
-         * (waiting for them if they still run: bp_prefetch.h). */
-        bp_prefetch_collect(c);
-        waited = bp_clock_us() - started;
         l      = atomic_load_explicit(&c->current, memory_order_acquire);
         /* What was read under this layout is kept, but not during a layout
          * change (its buckets' groups hand partitions over). */

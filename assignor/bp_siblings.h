@@ -29,14 +29,17 @@
  * under it is not read again (no reader at all when every wanted
  * partition is known; see bp_siblings.c for why that is the same answer).
  * Nothing is read where no sibling group exists by name (a consumer of a
- * bucket list, or group-per-bucket off). Its poll thread only.
+ * bucket list, or group-per-bucket off). Its poll thread only. The
+ * caller collected the reads begun at creation first (bp_prefetch.h),
+ * waiting \p waited µs for them, which the level-7 line reports.
  */
 void bp_siblings_read(bp_client_t *c,
                       rd_kafka_t *rk,
                       const rd_kafka_topic_partition_list_t *wanted,
                       int64_t *best,
                       int *from,
-                      int32_t partition_cnt);
+                      int32_t partition_cnt,
+                      int64_t waited);
 
 /* --- the parts the reads at creation share (bp_prefetch.c) ---------------- */
 
