@@ -5,7 +5,7 @@
  * and bp-bench-priority. Include this header for all of them:
  *
  *   demo_time.h      one monotonic microsecond clock, sleeping (both the
- *                    test kit's, testkit/testkit.h), pacing
+ *                    test kit's, tests/kit/testkit.h), pacing
  *   demo_hist.h      latency histograms and their percentiles
  *   demo_stats.h     per-bucket counters shared by producers and consumers
  *   demo_log.h       the event log shown under the live view

@@ -1,7 +1,7 @@
 /*
  * broker_client_util.h - what the broker suite's C clients
  * (bp_broker_client.c, bp_sched_client.c) share beyond the test kit
- * (testkit/testkit.h: clocks, record keys): fatal errors, option numbers,
+ * (tests/kit/testkit.h: clocks, record keys): fatal errors, option numbers,
  * librdkafka properties, the client error callback, the consumer's
  * subscription, its record and assignment lines, signals.
  */
