@@ -1,10 +1,13 @@
 /*
- * test_cli_number.c - the checked option numbers of the command-line
- * programs (tools/bp_cli_number.c): what is accepted, what is refused
- * (empty, space, '+', trailing text, fractions for whole numbers,
- * hexadecimal, infinity, NaN, overflow, out of range), the value left
- * alone on refusal, and the one-line message naming program, option and
- * value.
+ * test_cli_number.c - the options skeleton of the command-line programs
+ * (tools/bp_cli.h). Its checked option numbers (tools/bp_cli_number.c):
+ * what is accepted, what is refused (empty, space, '+', trailing text,
+ * fractions for whole numbers, hexadecimal, infinity, NaN, overflow, out
+ * of range), the value left alone on refusal, and the one-line message
+ * naming program, option and value. Its parse loop (tools/bp_cli.c):
+ * --name value and --name=value, --help, a refused value, a value the
+ * usage explains, an unknown option, a missing value, a word that is not
+ * an option.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,7 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bp_cli_number.h"
+#include "bp_cli.h"
 
 /* What a call printed on stderr, captured through a temporary file. */
 typedef struct {
@@ -111,9 +114,117 @@ static void test_numbers(void **state) {
                         check(s, i);
 }
 
+/* A program of three options for the parse loop: --number (1 to 9),
+ * --name, --flag; what it was given, and where its usage went. */
+typedef struct {
+        long number;
+        const char *name;
+        int flag, usage_out, usage_err;
+} prog_t;
+
+static prog_t prog;
+
+static void prog_usage(FILE *f) {
+        if (f == stdout)
+                prog.usage_out++;
+        else
+                prog.usage_err++;
+}
+
+static int prog_take(void *ctx, int opt, char *value) {
+        prog_t *p = ctx;
+        switch (opt) {
+        case 'n':
+                return bp_cli_whole("prog", "--number", value, 1, 9,
+                                    &p->number);
+        case 's':
+                if (!strcmp(value, "bad")) /* the usage says which */
+                        return BP_CLI_USAGE;
+                p->name = value;
+                return 0;
+        case 'f':
+                p->flag = 1;
+                return 0;
+        default:
+                return -1;
+        }
+}
+
+/* Parses the words of \p line (at most 8) as prog's command line;
+ * returns bp_cli_parse()'s answer, with prog and what it printed on
+ * stderr in \p cap. */
+static int parse_line(const char *line, captured_t *cap) {
+        static const struct option opts[] = {
+            {"number", required_argument, NULL, 'n'},
+            {"name", required_argument, NULL, 's'},
+            {"flag", no_argument, NULL, 'f'},
+            BP_CLI_HELP_OPTION,
+            {NULL, 0, NULL, 0}};
+        const bp_cli_t cli = {.program = "prog",
+                              .options = opts,
+                              .usage   = prog_usage,
+                              .take    = prog_take,
+                              .ctx     = &prog};
+        static char buf[256]; /* prog.name points into it */
+        char *argv[10], *word;
+        int argc = 0, rc;
+
+        snprintf(buf, sizeof(buf), "prog %s", line);
+        for (word = strtok(buf, " "); word && argc < 9;
+             word = strtok(NULL, " "))
+                argv[argc++] = word;
+        argv[argc] = NULL;
+        memset(&prog, 0, sizeof(prog));
+        optind = 0; /* getopt_long() starts afresh */
+        capture_start(cap);
+        rc = bp_cli_parse(&cli, argc, argv);
+        capture_end(cap);
+        return rc;
+}
+
+static void test_parse(void **state) {
+        captured_t cap;
+        (void)state;
+
+        /* Both spellings of a value; the program goes on (-1). */
+        assert_int_equal(parse_line("--number 5 --name=x --flag", &cap), -1);
+        assert_int_equal(prog.number, 5);
+        assert_string_equal(prog.name, "x");
+        assert_int_equal(prog.flag, 1);
+        assert_string_equal(cap.text, "");
+        assert_int_equal(parse_line("--number=7 --name y", &cap), -1);
+        assert_int_equal(prog.number, 7);
+        assert_string_equal(prog.name, "y");
+        /* --help: the usage on stdout, exit 0. */
+        assert_int_equal(parse_line("--number 5 --help", &cap), 0);
+        assert_int_equal(prog.usage_out, 1);
+        assert_int_equal(prog.usage_err, 0);
+        /* A value refused: its line, no usage, exit 2. */
+        assert_int_equal(parse_line("--number 0", &cap), 2);
+        assert_string_equal(cap.text, "prog: --number \"0\": expected a "
+                                      "whole number from 1 to 9\n");
+        assert_int_equal(prog.usage_err, 0);
+        /* A value the usage explains: the usage on stderr, exit 2. */
+        assert_int_equal(parse_line("--name bad", &cap), 2);
+        assert_int_equal(prog.usage_err, 1);
+        /* Unknown, or without its value: getopt_long()'s line, the usage
+         * on stderr, exit 2. */
+        assert_int_equal(parse_line("--bogus", &cap), 2);
+        assert_non_null(strstr(cap.text, "--bogus"));
+        assert_int_equal(prog.usage_err, 1);
+        assert_int_equal(parse_line("--name", &cap), 2);
+        assert_non_null(strstr(cap.text, "name"));
+        assert_int_equal(prog.usage_err, 1);
+        /* A word that is not an option. */
+        assert_int_equal(parse_line("--flag word", &cap), 2);
+        assert_string_equal(cap.text, "prog: unexpected argument \"word\"\n");
+        assert_int_equal(prog.usage_err, 1);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_numbers),
+            cmocka_unit_test(test_parse),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
