@@ -37,7 +37,6 @@
  * meanwhile (close redirects that queue too); docs/benchmarks.md says what a
  * scheduler built on it must do about it.
  */
-#include <getopt.h>
 #include <librdkafka/rdkafka.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -45,7 +44,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bp_cli_number.h"
+#include "bp_cli.h"
 #include "testkit.h"
 
 #define PARTITIONS 4 /* 0: critical; 1..3: bulk */
@@ -492,17 +491,31 @@ static void create_topic(tk_mock_t *mock, rd_kafka_t *p, const char *topic) {
         tk_sleep_us(500000); /* the leader settles */
 }
 
-static void usage(void) {
-        fprintf(stderr, "usage: bp-bench-hold [--brokers B] [--rounds K] "
-                        "[--rate R] [--seconds S] [--work-us W] [--bulk N]\n");
-        exit(2);
+static void usage(FILE *f) {
+        fprintf(f, "usage: bp-bench-hold [--brokers B] [--rounds K] "
+                   "[--rate R] [--seconds S] [--work-us W] [--bulk N]\n");
 }
 
-static long number(const char *name, const char *v, long lo, long hi) {
-        long n;
-        if (bp_cli_whole("bp-bench-hold", name, v, lo, hi, &n))
-                exit(2);
-        return n;
+/* Takes one option (bp_cli_t.take). */
+static int take(void *ctx, int o, char *value) {
+        const char *p = "bp-bench-hold";
+
+        (void)ctx;
+        switch (o) {
+        case 'B': opt.brokers = value; return 0;
+        case 'r':
+                return bp_cli_int(p, "--rounds", value, 1, MAX_ROUNDS,
+                                  &opt.rounds);
+        case 'R': return bp_cli_int(p, "--rate", value, 1, 10000, &opt.rate);
+        case 's':
+                return bp_cli_int(p, "--seconds", value, 2, 600, &opt.seconds);
+        case 'w':
+                return bp_cli_int(p, "--work-us", value, 0, 100000,
+                                  &opt.work_us);
+        case 'b':
+                return bp_cli_whole(p, "--bulk", value, 1, 10000000, &opt.bulk);
+        default: return BP_CLI_USAGE;
+        }
 }
 
 static void parse(int argc, char **argv) {
@@ -514,30 +527,12 @@ static void parse(int argc, char **argv) {
             {"work-us", required_argument, NULL, 'w'},
             {"bulk", required_argument, NULL, 'b'},
             {NULL, 0, NULL, 0}};
-        int c;
-        while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-                switch (c) {
-                case 'B': opt.brokers = optarg; break;
-                case 'r':
-                        opt.rounds = (int)number("--rounds", optarg, 1,
-                                                 MAX_ROUNDS);
-                        break;
-                case 'R': opt.rate = (int)number("--rate", optarg, 1, 10000); break;
-                case 's':
-                        opt.seconds = (int)number("--seconds", optarg, 2, 600);
-                        break;
-                case 'w':
-                        opt.work_us = (int)number("--work-us", optarg, 0,
-                                                  100000);
-                        break;
-                case 'b':
-                        opt.bulk = number("--bulk", optarg, 1, 10000000);
-                        break;
-                default: usage();
-                }
-        }
-        if (optind < argc)
-                usage();
+        const bp_cli_t cli = {.program = "bp-bench-hold",
+                              .options = longopts,
+                              .usage   = usage,
+                              .take    = take};
+
+        bp_cli_parse_or_exit(&cli, argc, argv);
 }
 
 int main(int argc, char **argv) {

@@ -17,7 +17,6 @@
  * target is missed, 1 when a check failed (a record lost, failed, read by
  * the other class, or a design that could not run), 2 on a usage error.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +25,7 @@
 
 #include "bench_priority.h"
 #include "bench_priority_kip848.h"
-#include "bp_cli_number.h"
+#include "bp_cli.h"
 
 /* librdkafka's mock partition keeps at most 5 MiB of record batches
  * (rdkafka_mock.c); a bulk record of the demo's format takes about 140
@@ -173,6 +172,51 @@ static void skip_kip848_where_impossible(bpb_options_t *o) {
         fprintf(stderr, "bp-bench-priority: %s\n", o->skipped);
 }
 
+/* What the options set, as parse() reads them. */
+typedef struct {
+        bpb_options_t *o;
+        const char *plugin, *designs, *protocols, *rebalance;
+} bpb_args_t;
+
+/* Takes one option (bp_cli_t.take). */
+static int take(void *ctx, int opt, char *value) {
+        bpb_args_t *a    = ctx;
+        bpb_options_t *o = a->o;
+        double v;
+
+        switch (opt) {
+        case 'b': o->brokers = value; return 0;
+        case 's': o->svg_path = value; return 0;
+        case 'j': o->json_path = value; return 0;
+        case 'P': a->plugin = value; return 0;
+        case 'd': a->designs = value; return 0;
+        case 'g': a->protocols = value; return 0;
+        case 'e': a->rebalance = value; return 0;
+#define NUM(ch, name, lo, hi, dst)                                            \
+        case ch:                                                              \
+                if (bp_cli_decimal("bp-bench-priority", name, value, lo, hi,  \
+                                   &v))                                       \
+                        return -1;                                            \
+                dst;                                                          \
+                return 0;
+                NUM('r', "--rounds", 1, BPB_MAX_ROUNDS, o->rounds = (int)v)
+                NUM('n', "--backlog", 1, 1e8, o->backlog = (long)v)
+                NUM('w', "--window", 1, BPB_MAX_SECONDS, o->window_s = v)
+                NUM('R', "--rate", 0.1, 10000, o->critical_rate = v)
+                NUM('c', "--cost-us", 0, 1e6, o->cost_us = (int64_t)v)
+                NUM('p', "--partitions", 2, 64, o->partitions = (int)v)
+                NUM('S', "--critical-share", 1, 99,
+                    o->critical_share = (int)v)
+                NUM('C', "--critical-workers", 1, BPB_MAX_WORKERS - 1,
+                    o->critical_workers = (int)v)
+                NUM('B', "--bulk-workers", 1, BPB_MAX_WORKERS - 1,
+                    o->bulk_workers = (int)v)
+                NUM('t', "--tail-timeout", 1, 3600, o->tail_timeout_s = v)
+#undef NUM
+        default: return BP_CLI_USAGE;
+        }
+}
+
 static int parse(bpb_options_t *o, int argc, char **argv) {
         static const struct option longopts[] = {
             {"brokers", required_argument, NULL, 'b'},
@@ -192,13 +236,21 @@ static int parse(bpb_options_t *o, int argc, char **argv) {
             {"plugin", required_argument, NULL, 'P'},
             {"group-protocol", required_argument, NULL, 'g'},
             {"rebalance", required_argument, NULL, 'e'},
-            {"help", no_argument, NULL, 'h'},
+            BP_CLI_HELP_OPTION,
             {NULL, 0, NULL, 0}};
-        const char *plugin = getenv("BP_PLUGIN_PATH"), *designs = "abc";
-        const char *protocols = "classic", *rebalance_arg = NULL;
+        bpb_args_t args = {.o         = o,
+                           .plugin    = getenv("BP_PLUGIN_PATH"),
+                           .designs   = "abc",
+                           .protocols = "classic"};
+        const bp_cli_t cli = {.program       = "bp-bench-priority",
+                              .options       = longopts,
+                              .short_options = "h",
+                              .usage         = usage,
+                              .take          = take,
+                              .ctx           = &args};
+        const char *plugin, *designs;
         int proto[2] = {0, 0};
-        double v;
-        int c, i;
+        int i, rc;
 
         memset(o, 0, sizeof(*o));
         o->backlog          = 500000;
@@ -212,53 +264,17 @@ static int parse(bpb_options_t *o, int argc, char **argv) {
         o->tail_timeout_s   = 600;
         o->drain_timeout_s  = 300;
         o->rounds           = 1;
-        while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-                switch (c) {
-                case 'b': o->brokers = optarg; break;
-                case 's': o->svg_path = optarg; break;
-                case 'j': o->json_path = optarg; break;
-                case 'P': plugin = optarg; break;
-                case 'd': designs = optarg; break;
-                case 'g': protocols = optarg; break;
-                case 'e': rebalance_arg = optarg; break;
-                case 'h': usage(stdout); return 1;
-#define NUM(ch, name, lo, hi, dst)                                            \
-        case ch:                                                              \
-                if (bp_cli_decimal("bp-bench-priority", name, optarg, lo, hi, \
-                                   &v))                                       \
-                        return -1;                                            \
-                dst;                                                          \
-                break;
-                NUM('r', "--rounds", 1, BPB_MAX_ROUNDS, o->rounds = (int)v)
-                NUM('n', "--backlog", 1, 1e8, o->backlog = (long)v)
-                NUM('w', "--window", 1, BPB_MAX_SECONDS, o->window_s = v)
-                NUM('R', "--rate", 0.1, 10000, o->critical_rate = v)
-                NUM('c', "--cost-us", 0, 1e6, o->cost_us = (int64_t)v)
-                NUM('p', "--partitions", 2, 64, o->partitions = (int)v)
-                NUM('S', "--critical-share", 1, 99,
-                    o->critical_share = (int)v)
-                NUM('C', "--critical-workers", 1, BPB_MAX_WORKERS - 1,
-                    o->critical_workers = (int)v)
-                NUM('B', "--bulk-workers", 1, BPB_MAX_WORKERS - 1,
-                    o->bulk_workers = (int)v)
-                NUM('t', "--tail-timeout", 1, 3600, o->tail_timeout_s = v)
-#undef NUM
-                default: usage(stderr); return -1;
-                }
-        }
-        if (optind < argc) {
-                fprintf(stderr, "bp-bench-priority: unexpected argument "
-                                "\"%s\"\n",
-                        argv[optind]);
-                return -1;
-        }
+        if ((rc = bp_cli_parse(&cli, argc, argv)) >= 0)
+                return rc ? -1 : 1; /* bad input, or --help shown */
+        plugin  = args.plugin;
+        designs = args.designs;
         if (o->critical_workers + o->bulk_workers > BPB_MAX_WORKERS) {
                 fprintf(stderr, "bp-bench-priority: at most %d workers\n",
                         BPB_MAX_WORKERS);
                 return -1;
         }
-        if (parse_protocols(protocols, proto) ||
-            parse_rebalance(o, rebalance_arg))
+        if (parse_protocols(args.protocols, proto) ||
+            parse_rebalance(o, args.rebalance))
                 return -1;
         for (i = 0; designs[i]; i++) {
                 if (designs[i] < 'a' || designs[i] >= 'a' + BPB_KINDS) {

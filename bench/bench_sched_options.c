@@ -4,12 +4,11 @@
  */
 #include "bench_sched_options.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bp_cli_number.h"
+#include "bp_cli.h"
 
 const char *const bsch_setup_name[BSCH_SETUPS] = {"dedicated", "strict",
                                                   "queue", "plain"};
@@ -22,8 +21,8 @@ bsch_options_t bsch_opt = {.rounds        = 3,
                            .bulk          = 200000,
                            .linger_ms     = "1"};
 
-static void usage(void) {
-        fprintf(stderr,
+static void usage(FILE *f) {
+        fprintf(f,
                 "usage: bp-bench-scheduler [--rounds K] [--bulk N] [--rate R] "
                 "[--seconds S]\n"
                 "                          [--work-us W] [--work sleep|busy] "
@@ -32,16 +31,65 @@ static void usage(void) {
                 "[--only dedicated|strict|queue|plain]\n"
                 "                          [--prop name=value]... "
                 "[--brokers B]\n");
-        exit(2);
 }
 
-/* A whole decimal number in [lo, hi] for option \p name, or exit 2. */
-static long number(const char *name, const char *v, long lo, long hi) {
-        long n;
+/* A whole decimal number in [lo, hi] for option \p name into \p out. */
+static int number(const char *name, const char *v, int lo, int hi, int *out) {
+        return bp_cli_int("bp-bench-scheduler", name, v, lo, hi, out);
+}
 
-        if (bp_cli_whole("bp-bench-scheduler", name, v, lo, hi, &n))
-                exit(2);
-        return n;
+/* Takes one option (bp_cli_t.take). */
+static int take(void *ctx, int opt, char *value) {
+        long n;
+        int i;
+
+        (void)ctx;
+        switch (opt) {
+        case 'r':
+                return number("--rounds", value, 1, BSCH_MAX_ROUNDS,
+                              &bsch_opt.rounds);
+        case 'b':
+                return bp_cli_whole("bp-bench-scheduler", "--bulk", value, 1,
+                                    100000000, &bsch_opt.bulk);
+        case 'R':
+                return number("--rate", value, 1, 100000, &bsch_opt.rate);
+        case 's':
+                return number("--seconds", value, 1, 3600, &bsch_opt.seconds);
+        case 'w':
+                return number("--work-us", value, 0, 1000000,
+                              &bsch_opt.work_us);
+        case 'W':
+                if (strcmp(value, "busy") && strcmp(value, "sleep"))
+                        break;
+                bsch_opt.busy = !strcmp(value, "busy");
+                return 0;
+        case 'f':
+                return number("--fetch-wait-ms", value, 1, 60000,
+                              &bsch_opt.fetch_wait_ms);
+        case 'l':
+                if (bp_cli_whole("bp-bench-scheduler", "--linger-ms", value,
+                                 0, 900000, &n))
+                        return -1;
+                bsch_opt.linger_ms = value;
+                return 0;
+        case 'o':
+                for (i = 0; i < BSCH_SETUPS; i++)
+                        if (!strcmp(value, bsch_setup_name[i]))
+                                break;
+                if (i == BSCH_SETUPS)
+                        break;
+                bsch_opt.only = value;
+                return 0;
+        case 'p':
+                if (bsch_opt.prop_cnt == 16 || !strchr(value, '='))
+                        break;
+                bsch_opt.props[bsch_opt.prop_cnt++] = value;
+                return 0;
+        case 'B':
+                bsch_opt.brokers = value;
+                return 0;
+        }
+        return BP_CLI_USAGE; /* a value outside the usage's lists */
 }
 
 void bsch_parse_options(int argc, char **argv) {
@@ -58,67 +106,12 @@ void bsch_parse_options(int argc, char **argv) {
             {"prop", required_argument, NULL, 'p'},
             {"brokers", required_argument, NULL, 'B'},
             {NULL, 0, NULL, 0}};
-        int c;
+        const bp_cli_t cli = {.program = "bp-bench-scheduler",
+                              .options = longopts,
+                              .usage   = usage,
+                              .take    = take};
 
-        while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-                switch (c) {
-                case 'r':
-                        bsch_opt.rounds =
-                            (int)number("--rounds", optarg, 1, BSCH_MAX_ROUNDS);
-                        break;
-                case 'b':
-                        bsch_opt.bulk = number("--bulk", optarg, 1, 100000000);
-                        break;
-                case 'R':
-                        bsch_opt.rate =
-                            (int)number("--rate", optarg, 1, 100000);
-                        break;
-                case 's':
-                        bsch_opt.seconds =
-                            (int)number("--seconds", optarg, 1, 3600);
-                        break;
-                case 'w':
-                        bsch_opt.work_us =
-                            (int)number("--work-us", optarg, 0, 1000000);
-                        break;
-                case 'W':
-                        if (strcmp(optarg, "busy") && strcmp(optarg, "sleep"))
-                                usage();
-                        bsch_opt.busy = !strcmp(optarg, "busy");
-                        break;
-                case 'f':
-                        bsch_opt.fetch_wait_ms =
-                            (int)number("--fetch-wait-ms", optarg, 1, 60000);
-                        break;
-                case 'l':
-                        number("--linger-ms", optarg, 0, 900000);
-                        bsch_opt.linger_ms = optarg;
-                        break;
-                case 'o':
-                        if (strcmp(optarg, "dedicated") &&
-                            strcmp(optarg, "strict") &&
-                            strcmp(optarg, "queue") && strcmp(optarg, "plain"))
-                                usage();
-                        bsch_opt.only = optarg;
-                        break;
-                case 'p':
-                        if (bsch_opt.prop_cnt == 16 || !strchr(optarg, '='))
-                                usage();
-                        bsch_opt.props[bsch_opt.prop_cnt++] = optarg;
-                        break;
-                case 'B':
-                        bsch_opt.brokers = optarg;
-                        break;
-                default:
-                        usage();
-                }
-        }
-        if (optind < argc)
-                usage();
-        if (bsch_opt.rounds < 1 || bsch_opt.rounds > BSCH_MAX_ROUNDS ||
-            bsch_opt.bulk < 1 || bsch_opt.rate < 1 || bsch_opt.seconds < 1 ||
-            bsch_opt.work_us < 0 || bsch_opt.fetch_wait_ms == 0)
-                usage();
+        bp_cli_parse_or_exit(&cli, argc, argv);
         if (bsch_opt.fetch_wait_ms < 0 && !bsch_opt.brokers)
                 bsch_opt.fetch_wait_ms = 10;
 }

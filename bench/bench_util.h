@@ -1,6 +1,6 @@
 /*
  * bench_util.h - what both producer benchmarks share: the test kit's mock
- * cluster (testkit/testkit.h) with the benchmark topic, producers with and
+ * cluster (tests/kit/testkit.h) with the benchmark topic, producers with and
  * without the plugin, the key set, CPU time and medians.
  *
  * Benchmarks only: they abort on any setup error instead of reporting it.

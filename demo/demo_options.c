@@ -4,13 +4,14 @@
  */
 #include "demo_options.h"
 
-#include <getopt.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "bp_cli.h"
 
 const char *const demo_mode_name[DEMO_MODES] = {"shared", "buckets",
                                                 "strict"};
@@ -102,6 +103,29 @@ int demo_mode_workers(const demo_scenario_t *sc, demo_mode_t m) {
                                      : demo_scenario_consumers(sc);
 }
 
+/* What the options set: the options, and the plugin path given. */
+typedef struct {
+        demo_options_t *o;
+        const char *plugin;
+} demo_args_t;
+
+/* Takes one option (bp_cli_t.take). */
+static int take(void *ctx, int opt, char *value) {
+        demo_args_t *a    = ctx;
+        demo_options_t *o = a->o;
+
+        switch (opt) {
+        case 'q': o->quick = 1; return 0;
+        case 'j': o->json_path = value; return 0;
+        case 'r': o->report_path = value; return 0;
+        case 'b': o->brokers = value; return 0;
+        case 'p': a->plugin = value; return 0;
+        case 'l': o->layout = value; return 0;
+        case 'P': o->plain = 1; return 0;
+        default: return BP_CLI_USAGE;
+        }
+}
+
 int demo_options_parse(demo_options_t *o, int argc, char **argv) {
         static const struct option longopts[] = {
             {"quick", no_argument, NULL, 'q'},
@@ -111,32 +135,22 @@ int demo_options_parse(demo_options_t *o, int argc, char **argv) {
             {"plugin", required_argument, NULL, 'p'},
             {"layout", required_argument, NULL, 'l'},
             {"plain", no_argument, NULL, 'P'},
-            {"help", no_argument, NULL, 'h'},
+            BP_CLI_HELP_OPTION,
             {NULL, 0, NULL, 0}};
-        const char *plugin = getenv("BP_PLUGIN_PATH");
-        int c;
+        demo_args_t args   = {.o = o, .plugin = getenv("BP_PLUGIN_PATH")};
+        const bp_cli_t cli = {.program       = "bp-demo",
+                              .options       = longopts,
+                              .short_options = "qj:r:b:p:l:Ph",
+                              .usage         = usage,
+                              .take          = take,
+                              .ctx           = &args};
+        const char *plugin;
+        int rc;
 
         memset(o, 0, sizeof(*o));
-        while ((c = getopt_long(argc, argv, "qj:r:b:p:l:Ph", longopts,
-                                NULL)) != -1) {
-                switch (c) {
-                case 'q': o->quick = 1; break;
-                case 'j': o->json_path = optarg; break;
-                case 'r': o->report_path = optarg; break;
-                case 'b': o->brokers = optarg; break;
-                case 'p': plugin = optarg; break;
-                case 'l': o->layout = optarg; break;
-                case 'P': o->plain = 1; break;
-                case 'h': usage(stdout); return 1;
-                default: usage(stderr); return -1;
-                }
-        }
-        if (optind < argc) {
-                fprintf(stderr, "bp-demo: unexpected argument \"%s\"\n",
-                        argv[optind]);
-                usage(stderr);
-                return -1;
-        }
+        if ((rc = bp_cli_parse(&cli, argc, argv)) >= 0)
+                return rc ? -1 : 1; /* bad input, or --help shown */
+        plugin = args.plugin;
         if (o->layout && strcmp(o->layout, "contiguous") &&
             strcmp(o->layout, "stable")) {
                 fprintf(stderr,

@@ -29,8 +29,8 @@ export LC_ALL=C.UTF-8 TZ=UTC
 # What the builds need from Debian: the compilers and librdkafka headers,
 # dpkg-dev for the .debs, rpm for the RPMs (rpmbuild), venv for the wheel's
 # build tools.
-# shellcheck source=../tests/lib/apt-ensure.sh
-. tests/lib/apt-ensure.sh
+# shellcheck source=../tests/kit/apt-ensure.sh
+. tests/kit/apt-ensure.sh
 apt_ensure build-dist cc=build-essential cmake pkg-config librdkafka-dev \
         dpkg-dev rpmbuild=rpm python3-venv git
 

@@ -3,8 +3,8 @@
 # bucket-priority needs, when it is missing. Safe to run repeatedly.
 set -euo pipefail
 
-# shellcheck source=lib/apt-ensure.sh
-. "$(dirname "$0")/lib/apt-ensure.sh"
+# shellcheck source=kit/apt-ensure.sh
+. "$(dirname "$0")/kit/apt-ensure.sh"
 # The broker tests run Kafka from Maven Central jars: a JVM and Maven,
 # from Debian unless the machine already has them. The builds pass
 # compiles with clang too (fuzz/run.sh adds its runtime).

@@ -17,7 +17,6 @@
  * layout change's next consumer step must wait (its partitions are not
  * drained yet).
  */
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,9 +32,8 @@
 #include "audit/audit_owner.h"
 #include "audit/audit_props.h"
 #include "audit/audit_report.h"
+#include "bp_cli.h"
 #include "bp_cli_layout_options.h"
-#include "bp_cli_number.h"
-#include "bp_cli_version.h"
 #include "bp_clock.h"
 #include "bp_config.h"
 #include "bp_list.h"
@@ -94,24 +92,9 @@ static void help(void) {
 
 /* --version: ours, and the librdkafka this bp-audit runs on (SCRAM needs
  * 2.6.1, consumer protocol groups 2.10: docs/security.md). */
-static void version(void) {
-        char detail[64];
-
-        snprintf(detail, sizeof(detail), "librdkafka %s",
-                 rd_kafka_version_str());
-        bp_cli_print_version("bp-audit", detail);
-}
-
 static int bad(const char *msg) {
         fprintf(stderr, "bp-audit: %s\n", msg);
         return 2;
-}
-
-/* A whole number in [min, max] for option \p opt; -1 with a message
- * (every min here is 0 or more). */
-static long number(const char *opt, const char *s, long min, long max) {
-        long v;
-        return bp_cli_whole("bp-audit", opt, s, min, max, &v) ? -1 : v;
 }
 
 /* The property option \p opt (as getopt_long() returns it) stands for;
@@ -165,8 +148,8 @@ static int add_past(audit_t *a, const char *list) {
         while (bp_list_next(&cur, &item, &len)) {
                 snprintf(num, sizeof(num), "%.*s", (int)(len < 15 ? len : 15),
                          item);
-                if (len > 15 || (n = number("--grown-from", num, 1,
-                                            BP_MAX_PARTITIONS)) < 0) {
+                if (len > 15 || bp_cli_whole("bp-audit", "--grown-from", num,
+                                             1, BP_MAX_PARTITIONS, &n)) {
                         if (len > 15)
                                 fprintf(stderr, "bp-audit: --grown-from "
                                                 "\"%s\": expected partition "
@@ -243,6 +226,70 @@ static int audit_once(audit_cluster_t *c, const bp_config_t *cfg,
         return rc;
 }
 
+/* What the options set: the properties they stand for, and the audit's
+ * own settings. */
+typedef struct {
+        audit_props_t overrides;
+        const char *config, *grown_from;
+        long records, timeout, growth_to, watch;
+        int json;
+} audit_args_t;
+
+/* Property \p name set to \p value by an option; -1 out of memory. */
+static int set_override(audit_args_t *a, const char *name, const char *value) {
+        if (audit_props_set(&a->overrides, name, value)) {
+                bad("out of memory");
+                return -1;
+        }
+        return 0;
+}
+
+/* Takes one option of bp-audit (bp_cli_t.take). */
+static int take(void *ctx, int opt, char *value) {
+        audit_args_t *a = ctx;
+        /* An option that stands for a property overrides it. */
+        const char *property = property_of(opt);
+        char *eq;
+
+        if (property)
+                return set_override(a, property, value);
+        switch (opt) {
+        case 'c':
+                a->config = value;
+                return 0;
+        case 'X':
+                eq = strchr(value, '=');
+                if (!eq || eq == value) {
+                        fprintf(stderr,
+                                "bp-audit: -X \"%s\": expected name=value\n",
+                                value);
+                        return -1;
+                }
+                *eq = '\0';
+                return set_override(a, value, eq + 1);
+        case 'n':
+                return bp_cli_whole("bp-audit", "--records", value, 0, 1000000,
+                                    &a->records);
+        case 'T':
+                return bp_cli_whole("bp-audit", "--timeout", value, 100,
+                                    600000, &a->timeout);
+        case 'G':
+                return bp_cli_whole("bp-audit", "--growth-to", value, 1,
+                                    BP_MAX_PARTITIONS, &a->growth_to);
+        case 'F':
+                a->grown_from = value;
+                return 0;
+        case 'w':
+                return bp_cli_whole("bp-audit", "--watch", value, 1, 86400,
+                                    &a->watch);
+        case 'j':
+                a->json = 1;
+                return 0;
+        default:
+                return BP_CLI_USAGE;
+        }
+}
+
 int main(int argc, char **argv) {
         static const struct option opts[] = {
             {"config", required_argument, NULL, 'c'},
@@ -258,117 +305,62 @@ int main(int argc, char **argv) {
             {"grown-from", required_argument, NULL, 'F'},
             {"watch", required_argument, NULL, 'w'},
             {"json", no_argument, NULL, 'j'},
-            {"help", no_argument, NULL, 'h'},
+            BP_CLI_HELP_OPTION,
             BP_CLI_VERSION_OPTION,
             {NULL, 0, NULL, 0}};
-        audit_props_t props = {0}, overrides = {0};
+        audit_args_t args = {.records = DEFAULT_RECORDS,
+                             .timeout = DEFAULT_TIMEOUT_MS};
+        char version[64];
+        const bp_cli_t cli = {.program        = "bp-audit",
+                              .options        = opts,
+                              .short_options  = "X:",
+                              .usage          = usage,
+                              .help           = help,
+                              .version_detail = version,
+                              .take           = take,
+                              .ctx            = &args};
+        audit_props_t props = {0};
         audit_cluster_t cluster;
-        const char *config = NULL, *grown_from = NULL, *property;
-        long records = DEFAULT_RECORDS, timeout = DEFAULT_TIMEOUT_MS,
-             growth_to = 0, watch = 0;
-        int json = 0, opt, i, rc = 2;
+        const char *config;
+        int i, rc;
         bp_config_t cfg;
         char err[1024];
 
-        while ((opt = getopt_long(argc, argv, "X:", opts, NULL)) != -1) {
-                char *eq;
-                /* An option that stands for a property overrides it. */
-                property = property_of(opt);
-                if (property) {
-                        if (audit_props_set(&overrides, property, optarg))
-                                goto oom;
-                        continue;
-                }
-                switch (opt) {
-                case 'c':
-                        config = optarg;
-                        break;
-                case 'X':
-                        eq = strchr(optarg, '=');
-                        if (!eq || eq == optarg) {
-                                fprintf(stderr,
-                                        "bp-audit: -X \"%s\": expected "
-                                        "name=value\n",
-                                        optarg);
-                                goto out;
-                        }
-                        *eq = '\0';
-                        if (audit_props_set(&overrides, optarg, eq + 1))
-                                goto oom;
-                        break;
-                case 'n':
-                        if ((records = number("--records", optarg, 0,
-                                              1000000)) < 0)
-                                goto out;
-                        break;
-                case 'T':
-                        if ((timeout = number("--timeout", optarg, 100,
-                                              600000)) < 0)
-                                goto out;
-                        break;
-                case 'G':
-                        if ((growth_to = number("--growth-to", optarg, 1,
-                                                BP_MAX_PARTITIONS)) < 0)
-                                goto out;
-                        break;
-                case 'F':
-                        grown_from = optarg;
-                        break;
-                case 'w':
-                        if ((watch = number("--watch", optarg, 1, 86400)) < 0)
-                                goto out;
-                        break;
-                case 'j':
-                        json = 1;
-                        break;
-                case 'h':
-                        help();
-                        rc = 0;
-                        goto out;
-                case BP_CLI_OPT_VERSION:
-                        version();
-                        rc = 0;
-                        goto out;
-                default:
-                        usage(stderr);
-                        goto out;
-                }
-        }
-        if (optind < argc) {
-                fprintf(stderr, "bp-audit: unexpected argument \"%s\"\n",
-                        argv[optind]);
-                usage(stderr);
+        snprintf(version, sizeof(version), "librdkafka %s",
+                 rd_kafka_version_str());
+        if ((rc = bp_cli_parse(&cli, argc, argv)) >= 0)
                 goto out;
-        }
+        rc     = 2;
+        config = args.config;
         if (config && audit_props_load(config, &props, err, sizeof(err))) {
                 bad(err);
                 goto out;
         }
-        for (i = 0; i < overrides.cnt; i++)
-                if (audit_props_set(&props, overrides.items[i].name,
-                                    overrides.items[i].value))
+        for (i = 0; i < args.overrides.cnt; i++)
+                if (audit_props_set(&props, args.overrides.items[i].name,
+                                    args.overrides.items[i].value))
                         goto oom;
         if (load_config(&props, config ? config : "options", &cfg))
                 goto out;
-        if (audit_cluster_open(&cluster, &props, (int)timeout, err,
+        if (audit_cluster_open(&cluster, &props, (int)args.timeout, err,
                                sizeof(err))) {
                 bad(err);
                 goto out;
         }
-        if (watch) {
+        if (args.watch) {
                 signal(SIGINT, on_signal);
                 signal(SIGTERM, on_signal);
         }
         for (;;) {
-                if (watch && !json && isatty(STDOUT_FILENO))
+                if (args.watch && !args.json && isatty(STDOUT_FILENO))
                         printf("\033[H\033[2J");
                 rc = audit_once(&cluster, &cfg, audit_props_get(&props,
                                                                 "group.id"),
-                                (int)records, (int32_t)growth_to, grown_from,
-                                json);
-                if (!watch || stop_watch)
+                                (int)args.records, (int32_t)args.growth_to,
+                                args.grown_from, args.json);
+                if (!args.watch || stop_watch)
                         break;
-                for (i = 0; i < watch && !stop_watch; i++)
+                for (i = 0; i < args.watch && !stop_watch; i++)
                         sleep(1);
                 if (stop_watch)
                         break;
@@ -379,6 +371,6 @@ oom:
         bad("out of memory");
 out:
         audit_props_free(&props);
-        audit_props_free(&overrides);
+        audit_props_free(&args.overrides);
         return rc;
 }

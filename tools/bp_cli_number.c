@@ -1,8 +1,9 @@
 /*
- * bp_cli_number.c - checked option numbers for the command-line programs
- * (see bp_cli_number.h).
+ * bp_cli_number.c - the options skeleton's checked numbers (see bp_cli.h):
+ * a value that is not a number in its range is refused with one line
+ * naming the program, the option and the value.
  */
-#include "bp_cli_number.h"
+#include "bp_cli.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -39,6 +40,16 @@ int bp_cli_whole(const char *program, const char *option, const char *text,
                 return refuse(program, option, text, "a whole number",
                               (double)min, (double)max);
         *out = (long)v;
+        return 0;
+}
+
+int bp_cli_int(const char *program, const char *option, const char *text,
+               int min, int max, int *out) {
+        long v;
+
+        if (bp_cli_whole(program, option, text, min, max, &v))
+                return -1;
+        *out = (int)v;
         return 0;
 }
 

@@ -13,13 +13,12 @@
  * Bad input: a message on stderr and exit code 2; a change plan that is
  * refused: its reason and exit code 1.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bp_cli.h"
 #include "bp_cli_layout_options.h"
-#include "bp_cli_version.h"
 #include "bp_config.h"
 #include "bp_escape.h"
 #include "bp_layout.h"
@@ -127,6 +126,46 @@ static int print_moves(const bp_config_t *cfg, const bp_layout_t *prev,
         return moved;
 }
 
+/* What the options set, apart from the layout itself. */
+typedef struct {
+        bp_config_t *cfg;
+        const char *growth, *partitions, *group_id;
+        int json;
+} layout_args_t;
+
+/* Takes one option of bp-layout (bp_cli_t.take). */
+static int take(void *ctx, int opt, char *value) {
+        layout_args_t *a = ctx;
+        /* --buckets, --allocation, --layout, --delimiter, --next-* */
+        const char *property = bp_cli_layout_property(opt);
+        char err[512];
+
+        if (property) {
+                if (bp_config_set(a->cfg, property, value, err,
+                                  sizeof(err)) != BP_SET_OK) {
+                        bad("%s", err);
+                        return -1;
+                }
+                return 0;
+        }
+        switch (opt) {
+        case 'p':
+                a->partitions = value;
+                return 0;
+        case 'g':
+                a->growth = value;
+                return 0;
+        case 'G':
+                a->group_id = value;
+                return 0;
+        case 'j':
+                a->json = 1;
+                return 0;
+        default:
+                return BP_CLI_USAGE;
+        }
+}
+
 int main(int argc, char **argv) {
         static const struct option opts[] = {
             BP_CLI_LAYOUT_OPTIONS,
@@ -135,96 +174,70 @@ int main(int argc, char **argv) {
             {"partitions", required_argument, NULL, 'p'},
             {"growth", required_argument, NULL, 'g'},
             {"json", no_argument, NULL, 'j'},
-            {"help", no_argument, NULL, 'h'},
+            BP_CLI_HELP_OPTION,
             BP_CLI_VERSION_OPTION,
             {NULL, 0, NULL, 0}};
         bp_config_t cfg;
+        layout_args_t args = {.cfg = &cfg};
+        const bp_cli_t cli = {.program = "bp-layout",
+                              .options = opts,
+                              .usage   = usage,
+                              .take    = take,
+                              .ctx     = &args};
         bp_layout_t *layouts[MAX_STEPS] = {0};
         int32_t steps[MAX_STEPS];
-        int nsteps = 0, json = 0, opt, i, rc = 0;
-        const char *growth = NULL, *partitions = NULL, *property,
-                   *group_id = NULL;
+        int nsteps = 0, i, rc;
         char err[512];
 
         bp_config_init(&cfg);
-        while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-                /* --buckets, --allocation, --layout, --delimiter */
-                property = bp_cli_layout_property(opt);
-                if (property) {
-                        if (bp_config_set(&cfg, property, optarg, err,
-                                          sizeof(err)) != BP_SET_OK)
-                                return bad("%s", err);
-                        continue;
-                }
-                switch (opt) {
-                case 'p':
-                        partitions = optarg;
-                        break;
-                case 'g':
-                        growth = optarg;
-                        break;
-                case 'G':
-                        group_id = optarg;
-                        break;
-                case 'j':
-                        json = 1;
-                        break;
-                case 'h':
-                        usage(stdout);
-                        return 0;
-                case BP_CLI_OPT_VERSION:
-                        bp_cli_print_version("bp-layout", NULL);
-                        return 0;
-                default:
-                        usage(stderr);
-                        return 2;
-                }
-        }
-        if (optind < argc)
-                return bad("unexpected argument \"%s\"", argv[optind]);
+        if ((rc = bp_cli_parse(&cli, argc, argv)) >= 0)
+                return rc;
+        rc = 0;
         if (cfg.bucket_cnt == 0)
                 return bad("%s", "--buckets is required");
         if (cfg.allocation_cnt == 0)
                 return bad("%s", "--allocation is required");
-        if (!partitions && !growth)
+        if (!args.partitions && !args.growth)
                 return bad("%s", "--partitions or --growth is required");
-        if (partitions && growth)
+        if (args.partitions && args.growth)
                 return bad("%s", "give --partitions or --growth, not both");
-        if (partitions) {
-                if (parse_count(partitions, strlen(partitions), &steps[0]))
+        if (args.partitions) {
+                if (parse_count(args.partitions, strlen(args.partitions),
+                                &steps[0]))
                         return bad("--partitions \"%s\": expected a whole "
                                    "number from 1 to 1000000",
-                                   partitions);
+                                   args.partitions);
                 nsteps = 1;
         } else {
-                const char *cur = growth, *item;
+                const char *cur = args.growth, *item;
                 size_t len;
                 while (bp_list_next(&cur, &item, &len)) {
                         if (nsteps == MAX_STEPS)
                                 return bad("--growth \"%s\": at most 64 steps",
-                                           growth);
+                                           args.growth);
                         if (parse_count(item, len, &steps[nsteps]) ||
                             (nsteps > 0 && steps[nsteps] <= steps[nsteps - 1]))
                                 return bad("--growth \"%s\": expected "
                                            "increasing partition counts such "
                                            "as 6,12,24",
-                                           growth);
+                                           args.growth);
                         nsteps++;
                 }
         }
-        if (cfg.next.set && growth)
+        if (cfg.next.set && args.growth)
                 return bad("%s", "--next-* plans a change at one partition "
                                  "count: give --partitions, not --growth");
         if (cfg.next.set && cfg.next.bucket_cnt == 0 &&
             cfg.next.allocation_cnt == 0 && !cfg.next.layout_set)
                 return bad("%s", "give --next-buckets, --next-allocation or "
                                  "--next-layout");
-        if (group_id && !cfg.next.set)
+        if (args.group_id && !cfg.next.set)
                 return bad("%s", "--group-id names the groups of a change: "
                                  "give --next-buckets, --next-allocation or "
                                  "--next-layout");
         if (cfg.next.set)
-                return bp_layout_change_print(&cfg, steps[0], group_id, json);
+                return bp_layout_change_print(&cfg, steps[0], args.group_id,
+                                              args.json);
         for (i = 0; i < nsteps; i++) {
                 layouts[i] = bp_layout_compute(&cfg, steps[i], err,
                                                sizeof(err));
@@ -233,10 +246,10 @@ int main(int argc, char **argv) {
                         goto done;
                 }
         }
-        if (json && nsteps == 1) {
+        if (args.json && nsteps == 1) {
                 print_json(&cfg, layouts[0]);
                 printf("\n");
-        } else if (json) {
+        } else if (args.json) {
                 printf("[");
                 for (i = 0; i < nsteps; i++) {
                         printf("%s", i ? "," : "");

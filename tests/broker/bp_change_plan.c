@@ -4,6 +4,9 @@
  *
  *   bp-change-plan --partitions N name=value...   (bucket.priority.*)
  *
+ * (--partitions is checked as the other programs check their numbers:
+ * tools/bp_cli.h; the name=value words are its own.)
+ *
  *   {"steps": 5, "refused": "", "plan": [
  *     {"step": 1, "kind": "producers",
  *      "write": {"critical": [8, ...], ...},
@@ -19,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bp_cli.h"
 #include "shared/bp_change.h"
 #include "shared/bp_config.h"
 
@@ -79,14 +83,17 @@ int main(int argc, char **argv) {
         char err[512];
         int32_t partitions = 0;
         uint8_t *drain;
-        int i, s;
+        int i, s, n;
 
         bp_config_init(&cfg);
         bp_config_set(&cfg, "bucket.priority.topic", "t", err, sizeof(err));
         for (i = 1; i < argc; i++) {
                 char *eq = strchr(argv[i], '=');
                 if (!strcmp(argv[i], "--partitions") && i + 1 < argc) {
-                        partitions = atoi(argv[++i]);
+                        if (bp_cli_int("bp-change-plan", "--partitions",
+                                       argv[++i], 1, BP_MAX_PARTITIONS, &n))
+                                return 2;
+                        partitions = n;
                         continue;
                 }
                 if (!eq) {

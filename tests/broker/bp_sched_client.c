@@ -7,7 +7,7 @@
  *
  * The judging happens here, per record, because it needs what librdkafka
  * knows inside this process, through public calls only (the same measure
- * as tests/test_mock_scheduler.c on the mock cluster): the consumer's lag
+ * as tests/mock/test_mock_scheduler.c on the mock cluster): the consumer's lag
  * on a set of its partitions is the cached high watermark
  * (rd_kafka_get_watermark_offsets()) minus its position
  * (rd_kafka_position(); before its first record there, the group's

@@ -4,6 +4,8 @@
  */
 #include "broker_client_util.h"
 
+#include "bp_cli.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -24,14 +26,11 @@ void bcu_die(const char *fmt, ...) {
 }
 
 long bcu_num_arg(const char *name, const char *v, long min) {
-        char *end;
         long n;
-        errno = 0;
-        n     = strtol(v, &end, 10);
-        if (errno || *end || end == v)
-                bcu_die("%s: expected a whole number: \"%s\"", name, v);
-        if (n < min)
-                bcu_die("%s: expected %ld or more: \"%s\"", name, min, v);
+        /* The options skeleton's check (tools/bp_cli.h), which says what
+         * it refuses; the clients' fatal exit status. */
+        if (bp_cli_whole(bcu_program, name, v, min, BCU_NUM_MAX, &n))
+                exit(1);
         return n;
 }
 

@@ -1,7 +1,7 @@
 /*
  * broker_client_util.h - what the broker suite's C clients
  * (bp_broker_client.c, bp_sched_client.c) share beyond the test kit
- * (testkit/testkit.h: clocks, record keys): fatal errors, option numbers,
+ * (tests/kit/testkit.h: clocks, record keys): fatal errors, option numbers,
  * librdkafka properties, the client error callback, the consumer's
  * subscription, its record and assignment lines, signals.
  */
@@ -23,8 +23,12 @@ extern const char *bcu_program;
 void bcu_die(const char *fmt, ...)
     __attribute__((format(printf, 1, 2), noreturn));
 
-/** Option \p name's value \p v as a whole number, at least \p min; dies
- *  naming both otherwise. */
+/** The largest option number the clients take (15 digits, printed whole). */
+#define BCU_NUM_MAX 999999999999999L
+
+/** Option \p name's value \p v as a whole number from \p min to
+ *  BCU_NUM_MAX; otherwise says so naming both (bp_cli_whole()) and exits
+ *  1. */
 long bcu_num_arg(const char *name, const char *v, long min);
 
 /** Sets a librdkafka property, or dies naming it and why. */

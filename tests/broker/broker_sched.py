@@ -2,7 +2,7 @@
 serving the bucket list "critical, bulk" on a real Kafka broker, with
 bucket.priority.schedule strict and then weighted, under a deep bulk
 backlog and through a rebalance; a plain consumer is the control. The
-real-broker counterpart of tests/test_mock_scheduler.c, judged the same way.
+real-broker counterpart of tests/mock/test_mock_scheduler.c, judged the same way.
 
 The records are judged inside the consumer processes (bp-broker-sched,
 bp_sched_client.c), from librdkafka's own cached high watermarks and

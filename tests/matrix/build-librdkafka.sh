@@ -50,8 +50,8 @@ if [ -d "$prefix" ] && [ -n "$(ls -A "$prefix")" ] &&
 fi
 
 # Build tools from Debian, installed when missing (root or sudo).
-# shellcheck source=../lib/apt-ensure.sh
-. "$(dirname "$0")/../lib/apt-ensure.sh"
+# shellcheck source=../kit/apt-ensure.sh
+. "$(dirname "$0")/../kit/apt-ensure.sh"
 apt_ensure build-librdkafka cc=build-essential make=make \
         pkg-config=pkg-config npm=npm python3=python3 zlib1g-dev libssl-dev
 

@@ -29,8 +29,8 @@ check() { # name, command...: runs one check, counts it
 }
 
 # What the checks below use (the tests install their own).
-# shellcheck source=../lib/apt-ensure.sh
-. tests/lib/apt-ensure.sh
+# shellcheck source=../kit/apt-ensure.sh
+. tests/kit/apt-ensure.sh
 apt_ensure packaging-test file=file readelf=binutils cpio rpm2cpio=rpm
 
 SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || echo 0)}

@@ -121,7 +121,7 @@ cd "$work"
 unset LD_LIBRARY_PATH PKG_CONFIG_PATH LD_PRELOAD CMAKE_PREFIX_PATH
 
 echo "== C program through pkg-config"
-cp "$src/tests/lib/installed_app.c" app.c
+cp "$src/tests/packaging/installed_app.c" app.c
 if cc app.c $(pkg-config --cflags --libs bucketpriority) -o app-pc 2>cc.log; then
         ok "cc app.c \$(pkg-config --cflags --libs bucketpriority)"
         shown=$(./app-pc) || true

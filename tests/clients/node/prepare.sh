@@ -42,8 +42,8 @@ cache=${XDG_CACHE_HOME:-$home/.cache}/bucket-priority/clients/node
 # Build tools and the system librdkafka, from Debian when missing.
 command -v node >/dev/null || die "node (Node.js) is not installed"
 command -v npm >/dev/null || die "npm is not installed"
-# shellcheck source=../../lib/apt-ensure.sh
-. "$(dirname "$0")/../../lib/apt-ensure.sh"
+# shellcheck source=../../kit/apt-ensure.sh
+. "$(dirname "$0")/../../kit/apt-ensure.sh"
 apt_ensure clients/node/prepare c++=g++ make=make python3=python3 \
         pkg-config=pkg-config librdkafka-dev
 

@@ -1,5 +1,5 @@
 /*
- * demo_cluster.c - the mock cluster (the test kit's, testkit/) and the
+ * demo_cluster.c - the mock cluster (the test kit's, tests/kit/) and the
  * Admin API calls (CreateTopics, CreatePartitions, DeleteTopics) of
  * bp-demo.
  */

@@ -1,6 +1,6 @@
 /*
  * test_testkit.c - the test kit's own pieces that decide what other tests
- * conclude (testkit/testkit.h): the ledger of record ids (first reads,
+ * conclude (tests/kit/testkit.h): the ledger of record ids (first reads,
  * duplicates, ids never read) and the record key parsing, and the plugin
  * path lookup.
  */

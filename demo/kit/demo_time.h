@@ -1,7 +1,7 @@
 /*
  * demo_time.h - clocks for bp-demo: one monotonic microsecond clock that
  * every timestamp in the demo uses (producer, consumer, view) and sleeping,
- * both the test kit's (testkit/testkit.h), and the pacer that makes a
+ * both the test kit's (tests/kit/testkit.h), and the pacer that makes a
  * consumer pay a processing cost per record.
  */
 #ifndef DEMO_TIME_H

@@ -1,11 +1,11 @@
 /*
  * demo_kit.h - the demo kit: the pieces of the teaching demo that the
  * priority benchmark (bench/bench_priority*.c) reuses, built once as the
- * static library bp_demo_kit (demo/CMakeLists.txt) and linked by bp-demo
+ * static library bp_demo_kit (demo/kit/) and linked by bp-demo
  * and bp-bench-priority. Include this header for all of them:
  *
  *   demo_time.h      one monotonic microsecond clock, sleeping (both the
- *                    test kit's, testkit/testkit.h), pacing
+ *                    test kit's, tests/kit/testkit.h), pacing
  *   demo_hist.h      latency histograms and their percentiles
  *   demo_stats.h     per-bucket counters shared by producers and consumers
  *   demo_log.h       the event log shown under the live view

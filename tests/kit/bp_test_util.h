@@ -1,5 +1,5 @@
 /*
- * bp_test_util.h - the test kit (testkit/testkit.h) for cmocka tests:
+ * bp_test_util.h - the test kit (tests/kit/testkit.h) for cmocka tests:
  * the embedded mock cluster and the plugin path with failures failing the
  * test, configurations that load the plugin by path, and a producer that
  * records every delivery report.

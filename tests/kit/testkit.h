@@ -1,7 +1,7 @@
 /*
  * testkit.h - the test kit: what the C tests (tests/), the broker suite's
  * clients (tests/broker/), the benchmarks (bench/) and the demo (demo/)
- * share, built once as the static library bp_testkit (testkit/) so that
+ * share, built once as the static library bp_testkit (tests/kit/) so that
  * none of them carries its own copy:
  *
  *   clock         the monotonic clock (ns, us, ms), the wall clock (ms,

@@ -10,7 +10,7 @@ prefix="$scratch/prefix"
 rm -rf "$scratch" && mkdir -p "$scratch/app"
 cmake --install "$build" --prefix "$prefix" >/dev/null
 
-cp "$(dirname "$0")/lib/installed_app.c" "$scratch/app/main.c"
+cp "$(dirname "$0")/installed_app.c" "$scratch/app/main.c"
 cat > "$scratch/app/CMakeLists.txt" <<'CM'
 cmake_minimum_required(VERSION 3.16)
 project(app C)

@@ -1,6 +1,6 @@
 /*
  * installed_app.c - a C user's program against an installed bucket-priority
- * (tests/test_install.sh: `cmake --install` into a prefix;
+ * (tests/packaging/test_install.sh: `cmake --install` into a prefix;
  * tests/packaging/test_deb.sh: the Debian packages): built with the
  * installed header through pkg-config or find_package(BucketPriority), it
  * loads the plugin by its bare name, sees a bad value refused naming the

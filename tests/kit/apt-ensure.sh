@@ -7,7 +7,7 @@
 # it installed, or COMMAND=PACKAGE, present when COMMAND is on the PATH
 # (PACKAGE is what provides it):
 #
-#   . tests/lib/apt-ensure.sh
+#   . tests/kit/apt-ensure.sh
 #   apt_ensure my-script cc=build-essential make=make zlib1g-dev
 #
 # Nothing here changes the caller's shell options; the functions return

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# test_apt_ensure.sh - tests/lib/apt-ensure.sh without installing anything:
+# test_apt_ensure.sh - tests/kit/apt-ensure.sh without installing anything:
 # what apt_missing finds missing (a Debian package by dpkg, a command by the
 # PATH), and what apt_ensure runs, through stand-ins for apt-get and sudo
 # that only write down how they were called.
 set -euo pipefail
 
-here=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=apt-ensure.sh
+here=$(cd "$(dirname "$0")/../kit" && pwd)
+# shellcheck source=../kit/apt-ensure.sh
 . "$here/apt-ensure.sh"
 
 failures=0

@@ -21,7 +21,7 @@
 
 #include <cmocka.h>
 
-#include "../include/bucket_priority.h"
+#include "include/bucket_priority.h"
 #include "bp_test_util.h"
 
 #define P "bucket.priority."

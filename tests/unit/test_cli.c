@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../include/bucket_priority.h"
+#include "include/bucket_priority.h"
 #include "bp_test_run.h"
 
 /* Runs bp-layout (BP_LAYOUT_BIN) with the NULL terminated \p args. */

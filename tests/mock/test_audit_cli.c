@@ -23,7 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../include/bucket_priority.h"
+#include "include/bucket_priority.h"
 #include "bp_test_run.h"
 #include "bp_test_util.h"
 
