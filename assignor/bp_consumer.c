@@ -10,13 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../include/bucket_priority.h"
-#include "../plugin/bp_client_layout.h"
-#include "../shared/bp_change.h"
-#include "../shared/bp_clock.h"
-#include "../shared/bp_escape.h"
-#include "../shared/bp_key.h"
-#include "../shared/bp_properties.h"
+#include "bucket_priority.h"
+#include "bp_client_layout.h"
+#include "bp_change.h"
+#include "bp_clock.h"
+#include "bp_escape.h"
+#include "bp_key.h"
+#include "bp_properties.h"
 #include "bp_consumer.h"
 #include "bp_consumer_side.h"
 #include "bp_kip848.h"

@@ -7,9 +7,9 @@
 #ifndef BP_CONSUMER_H
 #define BP_CONSUMER_H
 
-#include "../plugin/bp_rdk.h"
+#include "bp_rdk.h"
 
-#include "../plugin/bp_client.h"
+#include "bp_client.h"
 
 /** Called from on_new() for every client. */
 rd_kafka_resp_err_t bp_consumer_on_new(bp_client_t *c,

@@ -14,7 +14,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#include "../plugin/bp_rdk.h"
+#include "bp_rdk.h"
 
 #include "bp_deliveries.h"
 #include "bp_held.h"

@@ -12,17 +12,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../include/bucket_priority.h"
-#include "../assignor/bp_consumer.h"
-#include "../assignor/bp_consumer_conf.h"
-#include "../assignor/bp_consumer_side.h"
-#include "../partitioner/bp_producer.h"
-#include "../partitioner/bp_producer_side.h"
-#include "../plugin/bp_client.h"
-#include "../plugin/bp_client_change.h"
-#include "../plugin/bp_registry.h"
-#include "../shared/bp_escape.h"
-#include "../shared/bp_properties.h"
+#include "bucket_priority.h"
+#include "bp_consumer.h"
+#include "bp_consumer_conf.h"
+#include "bp_consumer_side.h"
+#include "bp_producer.h"
+#include "bp_producer_side.h"
+#include "bp_client.h"
+#include "bp_client_change.h"
+#include "bp_registry.h"
+#include "bp_escape.h"
+#include "bp_properties.h"
 
 const char *bp_version(void) {
         return BP_VERSION_STR;

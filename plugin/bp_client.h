@@ -11,9 +11,9 @@
 
 #include "bp_rdk.h"
 
-#include "../shared/bp_config.h"
-#include "../shared/bp_key.h"
-#include "../shared/bp_layout.h"
+#include "bp_config.h"
+#include "bp_key.h"
+#include "bp_layout.h"
 
 /** The name the plugin registers its interceptors under. */
 #define BP_NAME "bucket-priority"

@@ -8,10 +8,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../shared/bp_change.h"
-#include "../shared/bp_config_lookup.h"
-#include "../shared/bp_config_next.h"
-#include "../shared/bp_ranges.h"
+#include "bp_change.h"
+#include "bp_config_lookup.h"
+#include "bp_config_next.h"
+#include "bp_ranges.h"
 #include "bp_client_change.h"
 
 /* "critical 8-11, bulk 6-7": each bucket's partitions as ranges. */

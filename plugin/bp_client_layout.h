@@ -18,7 +18,7 @@ const bp_layout_t *bp_client_layout_slow(bp_client_t *c,
 
 /**
  * The same layout, computed and kept alike, but not made the current one:
- * for a thread that looks ahead (assignor/bp_prefetch.c) while the
+ * for a thread that looks ahead (assignor/offsets/bp_prefetch.c) while the
  * rebalance alone decides which layout the consumer maps with.
  */
 const bp_layout_t *bp_client_layout_aside(bp_client_t *c,

@@ -20,9 +20,9 @@
 #ifndef BP_READER_H
 #define BP_READER_H
 
-#include "../plugin/bp_rdk.h"
+#include "bp_rdk.h"
 
-#include "../plugin/bp_client.h"
+#include "bp_client.h"
 
 /** What a helper client reads; its errors are logged under that name
  *  ("sibling offsets reader: ...", "partition count reader: ..."). */

@@ -59,8 +59,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../plugin/bp_client_layout.h"
-#include "../shared/bp_mapping.h"
+#include "bp_client_layout.h"
+#include "bp_mapping.h"
 #include "bp_clock.h"
 #include "bp_consumer_side.h"
 #include "bp_offsets.h"

@@ -23,9 +23,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../include/bucket_priority.h"
-#include "../plugin/bp_client_layout.h"
-#include "../shared/bp_mapping.h"
+#include "bucket_priority.h"
+#include "bp_client_layout.h"
+#include "bp_mapping.h"
 #include "bp_classic.h"
 #include "bp_consumer_side.h"
 #include "bp_offsets.h"

@@ -5,9 +5,9 @@
 #ifndef BP_OFFSETS_H
 #define BP_OFFSETS_H
 
-#include "../plugin/bp_rdk.h"
+#include "bp_rdk.h"
 
-#include "../plugin/bp_client.h"
+#include "bp_client.h"
 
 /**
  * Decides where each bucket-topic partition of \p assigned starts (the

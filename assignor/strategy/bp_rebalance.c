@@ -18,8 +18,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../include/bucket_priority.h"
-#include "../plugin/bp_registry.h"
+#include "bucket_priority.h"
+#include "bp_registry.h"
 #include "bp_classic.h"
 #include "bp_consumer_side.h"
 #include "bp_kip848.h"

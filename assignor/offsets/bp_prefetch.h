@@ -13,9 +13,9 @@
 #ifndef BP_PREFETCH_H
 #define BP_PREFETCH_H
 
-#include "../plugin/bp_rdk.h"
+#include "bp_rdk.h"
 
-#include "../plugin/bp_client.h"
+#include "bp_client.h"
 
 /**
  * Called from on_new() for every client, after the consumer side has

@@ -6,7 +6,7 @@
 #ifndef BP_REBALANCE_H
 #define BP_REBALANCE_H
 
-#include "../plugin/bp_rdk.h"
+#include "bp_rdk.h"
 
 /**
  * The rebalance callback put in front of an application's own (see

@@ -9,9 +9,9 @@
 
 #include <stdatomic.h>
 
-#include "../plugin/bp_rdk.h"
+#include "bp_rdk.h"
 
-#include "../plugin/bp_client.h"
+#include "bp_client.h"
 
 /** At most this many sibling groups are read at once. */
 #define BP_SIBLING_READERS_MAX 16

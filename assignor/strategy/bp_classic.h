@@ -6,9 +6,9 @@
 #ifndef BP_CLASSIC_H
 #define BP_CLASSIC_H
 
-#include "../plugin/bp_rdk.h"
+#include "bp_rdk.h"
 
-#include "../plugin/bp_client.h"
+#include "bp_client.h"
 
 /*
  * Each entry takes \p bucket_topic, whether the list holds a partition of

@@ -8,9 +8,9 @@
 #ifndef BP_KIP848_CONF_H
 #define BP_KIP848_CONF_H
 
-#include "../plugin/bp_rdk.h"
+#include "bp_rdk.h"
 
-#include "../plugin/bp_client.h"
+#include "bp_client.h"
 
 /** The first librdkafka with the consumer group protocol generally
  *  available (2.12.0), as rd_kafka_version() reports it. */

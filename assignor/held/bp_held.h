@@ -12,9 +12,9 @@
 #include <pthread.h>
 #include <stdint.h>
 
-#include "../plugin/bp_rdk.h"
+#include "bp_rdk.h"
 
-#include "../shared/bp_layout.h"
+#include "bp_layout.h"
 #include "bp_deliveries.h"
 
 /** Where a partition starts before the consumer has a position there. */

@@ -43,9 +43,9 @@
 #ifndef BP_SCHEDULER_H
 #define BP_SCHEDULER_H
 
-#include "../plugin/bp_rdk.h"
+#include "bp_rdk.h"
 
-#include "../plugin/bp_client.h"
+#include "bp_client.h"
 #include "bp_deliveries.h"
 #include "bp_held.h"
 #include "bp_sched_state.h"

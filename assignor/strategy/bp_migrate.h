@@ -30,9 +30,9 @@
 #ifndef BP_MIGRATE_H
 #define BP_MIGRATE_H
 
-#include "../plugin/bp_rdk.h"
+#include "bp_rdk.h"
 
-#include "../plugin/bp_client.h"
+#include "bp_client.h"
 
 /** How long an assignment waits for the broker's description (ms). */
 #define BP_MIGRATE_TIMEOUT_MS 3000

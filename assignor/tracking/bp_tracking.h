@@ -8,10 +8,10 @@
 #ifndef BP_TRACKING_H
 #define BP_TRACKING_H
 
-#include "../plugin/bp_rdk.h"
+#include "bp_rdk.h"
 
-#include "../plugin/bp_client.h"
-#include "../shared/bp_layout.h"
+#include "bp_client.h"
+#include "bp_layout.h"
 
 /**
  * Called from on_new() for every client: for an active bucket consumer,

@@ -17,9 +17,9 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#include "../plugin/bp_client.h"
-#include "../shared/bp_clock.h"
-#include "../shared/bp_schedule.h"
+#include "bp_client.h"
+#include "bp_clock.h"
+#include "bp_schedule.h"
 #include "bp_deliveries.h"
 #include "bp_held.h"
 

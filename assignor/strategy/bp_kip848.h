@@ -20,9 +20,9 @@
 #ifndef BP_KIP848_H
 #define BP_KIP848_H
 
-#include "../plugin/bp_rdk.h"
+#include "bp_rdk.h"
 
-#include "../plugin/bp_client.h"
+#include "bp_client.h"
 #include "bp_consumer_side.h"
 
 /**

@@ -11,10 +11,10 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#include "../plugin/bp_rdk.h"
+#include "bp_rdk.h"
 
-#include "../shared/bp_config.h"
-#include "../shared/bp_layout.h"
+#include "bp_config.h"
+#include "bp_layout.h"
 
 typedef struct bp_deliveries {
         int n;                         /**< Buckets served. */

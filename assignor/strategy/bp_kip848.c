@@ -30,8 +30,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../include/bucket_priority.h"
-#include "../plugin/bp_client_layout.h"
+#include "bucket_priority.h"
+#include "bp_client_layout.h"
 #include "bp_consumer_side.h"
 #include "bp_kip848.h"
 #include "bp_offsets.h"

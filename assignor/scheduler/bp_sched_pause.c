@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../shared/bp_grow.h"
+#include "bp_grow.h"
 #include "bp_sched_ctl.h"
 #include "bp_sched_measure.h"
 #include "bp_sched_queues.h"

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../include/bucket_priority.h"
-#include "../plugin/bp_registry.h"
+#include "bucket_priority.h"
+#include "bp_registry.h"
 #include "bp_consumer_side.h"
 #include "bp_sched_pause.h"
 

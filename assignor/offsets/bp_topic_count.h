@@ -6,7 +6,7 @@
 #ifndef BP_TOPIC_COUNT_H
 #define BP_TOPIC_COUNT_H
 
-#include "../plugin/bp_rdk.h"
+#include "bp_rdk.h"
 
 /** Partition count of \p topic from fresh metadata, or -1. */
 int32_t bp_topic_partition_count(rd_kafka_t *rk,

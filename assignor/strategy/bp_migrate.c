@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../include/bucket_priority.h"
+#include "bucket_priority.h"
 #include "bp_consumer_side.h"
 #include "bp_migrate.h"
 

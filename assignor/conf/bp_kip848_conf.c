@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../include/bucket_priority.h"
-#include "../shared/bp_escape.h"
-#include "../shared/bp_properties.h"
+#include "bucket_priority.h"
+#include "bp_escape.h"
+#include "bp_properties.h"
 #include "bp_consumer_side.h"
 #include "bp_kip848_conf.h"
 

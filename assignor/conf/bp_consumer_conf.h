@@ -7,9 +7,9 @@
 #ifndef BP_CONSUMER_CONF_H
 #define BP_CONSUMER_CONF_H
 
-#include "../plugin/bp_rdk.h"
+#include "bp_rdk.h"
 
-#include "../plugin/bp_client.h"
+#include "bp_client.h"
 
 /** topic.metadata.refresh.interval.ms for bucket clients unless the user
  *  sets it: partitions added to the topic are seen within this time. */
