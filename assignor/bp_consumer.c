@@ -17,13 +17,10 @@
 #include "bp_escape.h"
 #include "bp_key.h"
 #include "bp_properties.h"
-#include "bp_consumer.h"
 #include "bp_consumer_side.h"
-#include "bp_kip848.h"
-#include "bp_kip848_conf.h"
-#include "bp_prefetch.h"
 #include "bp_rebalance.h"
-#include "bp_topic_count.h"
+#include "bp_consumer_conf.h"
+#include "bp_offsets.h"
 #include "bp_tracking.h"
 
 static rd_kafka_resp_err_t safety_on_consume(rd_kafka_t *rk,

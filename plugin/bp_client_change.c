@@ -9,9 +9,8 @@
 #include <string.h>
 
 #include "bp_change.h"
-#include "bp_config_lookup.h"
-#include "bp_config_next.h"
-#include "bp_ranges.h"
+#include "bp_config.h"
+#include "bp_list.h"
 #include "bp_client_change.h"
 
 /* "critical 8-11, bulk 6-7": each bucket's partitions as ranges. */

@@ -15,8 +15,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "bp_config_lookup.h"
-#include "bp_config_next.h"
 #include "bp_escape.h"
 #include "bp_fallback.h"
 #include "bp_list.h"

@@ -3,12 +3,11 @@
  * the current one with the bucket.priority.next.* values (bp_change.h
  * plans the change itself).
  */
-#include "bp_config_next.h"
+#include "bp_config.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "bp_config_lookup.h"
 #include "bp_fallback.h"
 #include "bp_properties.h"
 

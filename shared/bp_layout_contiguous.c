@@ -5,9 +5,8 @@
  * (Java's Math.round), leftovers go round robin in priority order, and the
  * ranges are cut off at the partition count.
  */
-#include "bp_layout_contiguous.h"
+#include "bp_layout.h"
 
-#include "bp_layout_order.h"
 
 #include <math.h>
 

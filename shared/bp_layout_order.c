@@ -2,7 +2,7 @@
  * bp_layout_order.c - the priority order both layouts hand partitions out
  * in (a leaf: it calls nothing of the other layout files).
  */
-#include "bp_layout_order.h"
+#include "bp_layout.h"
 
 void bp_layout_priority_order(const uint32_t *allocation, int n, int *order) {
         int i, j;

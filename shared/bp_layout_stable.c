@@ -10,9 +10,8 @@
  * depends on how many partitions follow it. All arithmetic is exact
  * integer arithmetic on the fixed point allocations.
  */
-#include "bp_layout_stable.h"
+#include "bp_layout.h"
 
-#include "bp_layout_order.h"
 
 /* Earliest partition number the j-th partition (1-based) may take. */
 static int64_t release_of(uint32_t units, int64_t j) {

@@ -6,7 +6,7 @@
  *     bucket, unless bucket.priority.group.per.bucket=false);
  *   - partition.assignment.strategy must be roundrobin (set here);
  *   - the classic group protocol, or the next generation one
- *     (group.protocol=consumer, KIP-848: bp_kip848_conf.h) where the host
+ *     (group.protocol=consumer, KIP-848: bp_kip848_conf.c) where the host
  *     librdkafka has it;
  *   - topic.metadata.refresh.interval.ms shortened so growth is seen soon;
  *   - the plugin's rebalance callback, unless the application has one;
@@ -22,7 +22,6 @@
 #include "bp_properties.h"
 #include "bp_consumer_conf.h"
 #include "bp_consumer_side.h"
-#include "bp_kip848_conf.h"
 
 /* librdkafka's default (the same from 2.0.2 to 2.15.1): a value read before
  * the plugin loaded that equals it is taken as unset. */

@@ -1,8 +1,8 @@
 /*
  * bp_deliveries.c - the small per-consumer counter: the records each
- * served bucket delivered (see bp_deliveries.h).
+ * served bucket delivered (see bp_held.h).
  */
-#include "bp_deliveries.h"
+#include "bp_held.h"
 
 #include <string.h>
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bp_grow.h"
+#include "bp_list.h"
 
 static bp_start_kind_t reset_kind(const rd_kafka_conf_t *conf) {
         char v[32];

@@ -1,21 +1,59 @@
 /*
- * bp_held.h - measurement: the partitions of the bucket topic that a bucket
+ * bp_held.h - what a bucket consumer counts while it runs, the bottom of
+ * the consumer side: the records each bucket it serves delivered to the
+ * application (bp_deliveries.c), and the partitions of the bucket topic it
+ * holds, where each starts and their lag (bp_held.c). Every bucket
+ * consumer keeps both for its statistics; the scheduler of a consumer of
+ * several buckets decides from them. The tracking hooks (bp_tracking.h)
+ * feed them; nothing here calls up.
+ */
+#ifndef BP_HELD_H
+#define BP_HELD_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+#include <pthread.h>
+
+#include "bp_rdk.h"
+#include "bp_config.h"
+#include "bp_layout.h"
+
+/*
+ * bp_deliveries.c: the small per-consumer counter: the buckets a bucket
+ * consumer serves, by rank (bucket.priority.bucket = "critical, bulk":
+ * critical is rank 0), and the records each bucket delivered to the
+ * application. Every bucket consumer keeps one (its statistics); a
+ * consumer of several buckets also weighs its schedule with it.
+ */
+
+typedef struct bp_deliveries {
+        int n;                         /**< Buckets served. */
+        int rank_of[BP_MAX_BUCKETS];   /**< Bucket -> rank, -1: not served. */
+        int bucket_at[BP_MAX_BUCKETS]; /**< Rank -> bucket. */
+        _Atomic uint64_t delivered[BP_MAX_BUCKETS]; /**< By bucket. */
+} bp_deliveries_t;
+
+/** The buckets \p cfg has the consumer serve, nothing delivered yet. */
+void bp_deliveries_init(bp_deliveries_t *d, const bp_config_t *cfg);
+
+/**
+ * on_consume: counts \p m when it is a record of a served bucket of the
+ * bucket topic \p topic under the current layout \p l (NULL: none yet).
+ * Returns the rank of its bucket, or -1 when it was not counted.
+ */
+int bp_deliveries_count(bp_deliveries_t *d,
+                        const char *topic,
+                        const bp_layout_t *l,
+                        const rd_kafka_message_t *m);
+
+/*
+ * bp_held.c: measurement: the partitions of the bucket topic that a bucket
  * consumer holds, where each starts before the consumer has a position
  * there, and their lag: the partition's cached high watermark minus the
  * consumer's position, read from librdkafka with no request to the cluster.
  * Every bucket consumer keeps the set (its statistics); the scheduler of a
  * consumer of several buckets decides from it, under its lock.
  */
-#ifndef BP_HELD_H
-#define BP_HELD_H
-
-#include <pthread.h>
-#include <stdint.h>
-
-#include "bp_rdk.h"
-
-#include "bp_layout.h"
-#include "bp_deliveries.h"
 
 /** Where a partition starts before the consumer has a position there. */
 typedef enum {

@@ -20,8 +20,6 @@
 #include "bp_clock.h"
 #include "bp_consumer_side.h"
 #include "bp_offsets.h"
-#include "bp_prefetch.h"
-#include "bp_siblings.h"
 #include "bp_tracking.h"
 
 /* Committed offsets of this consumer's group for every partition of the
@@ -179,7 +177,7 @@ void bp_offsets_decide(bp_client_t *c,
                 }
                 /* What the reads begun at creation found joins the
                  * record first (waiting for them if they still run:
-                 * bp_prefetch.h). */
+                 * bp_prefetch.c). */
                 int64_t t0 = bp_clock_us();
                 bp_prefetch_collect(c);
                 bp_siblings_read(c, rk, mine, best, from, partition_cnt,

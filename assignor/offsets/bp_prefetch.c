@@ -1,6 +1,6 @@
 /*
  * bp_prefetch.c - the sibling groups' commits read at creation (see
- * bp_prefetch.h).
+ * bp_offsets.h).
  *
  * Why. A member joining a group of 50 buckets read the 49 sibling groups
  * inside its first rebalance callback (16 at once, 45 to 90 ms on Kafka
@@ -33,7 +33,7 @@
  * groups' names; the thread starts with librdkafka's main thread, once
  * the client has its name (so that every line says which client it is
  * about). It asks the partition count through a helper client of its own
- * (never through the consumer: the rebalance asks its own, bp_reader.h),
+ * (never through the consumer: the rebalance asks its own, bp_reader.c),
  * takes the layout for that count without making it the consumer's
  * current one, and reads the sibling groups for this bucket's partitions
  * with bp_sibling_groups_read(), with a shorter wait per reader than the
@@ -50,7 +50,7 @@
  * touches nothing else. Its helper clients log through p, never through
  * the client.
  */
-#include "bp_prefetch.h"
+#include "bp_offsets.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -63,10 +63,6 @@
 #include "bp_mapping.h"
 #include "bp_clock.h"
 #include "bp_consumer_side.h"
-#include "bp_offsets.h"
-#include "bp_reader.h"
-#include "bp_siblings.h"
-#include "bp_topic_count.h"
 
 #define PREFETCH_NAME "bucket-priority-prefetch"
 
@@ -380,7 +376,7 @@ void bp_prefetch_collect(bp_client_t *c) {
                                  p->from);
 }
 
-/* 1 when the reads at creation apply to consumer \p c (bp_prefetch.h). */
+/* 1 when the reads at creation apply to consumer \p c (bp_offsets.h). */
 static int applies(const bp_client_t *c, rd_kafka_t *rk) {
         const bp_consumer_side_t *k = c->consumer;
 

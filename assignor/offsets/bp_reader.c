@@ -1,15 +1,14 @@
 /*
  * bp_reader.c - short-lived helper clients of a bucket consumer (see
- * bp_reader.h).
+ * bp_offsets.h).
  */
-#include "bp_reader.h"
+#include "bp_offsets.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "bp_connection.h"
+#include "bp_config.h"
 #include "bp_consumer_side.h"
-#include "bp_topic_count.h"
 
 /* A helper's log: librdkafka's errors (an authentication that failed, a
  * broker out of reach) reach the consumer's log, named for the helper;

@@ -1,6 +1,6 @@
 /*
  * bp_siblings.c - the sibling bucket groups' commits, read in parallel (see
- * bp_siblings.h).
+ * bp_offsets.h).
  *
  * How a rebalance reads them. The consumer of bucket Gold in group G lists
  * its sibling groups: G.<bucket> for every other bucket of the layout, and
@@ -49,10 +49,9 @@
 #include <string.h>
 
 #include "bp_clock.h"
-#include "bp_config_lookup.h"
+#include "bp_config.h"
 #include "bp_consumer_side.h"
-#include "bp_reader.h"
-#include "bp_siblings.h"
+#include "bp_offsets.h"
 
 /* One sibling group to read, and what was read. */
 typedef struct sibling_read {
@@ -64,7 +63,7 @@ typedef struct sibling_read {
 } sibling_read_t;
 
 /* The sibling groups of a consumer, each with its reader's
- * configuration (see bp_siblings.h). */
+ * configuration (see bp_offsets.h). */
 struct bp_sibling_groups {
         sibling_read_t *reads;
         int cnt;

@@ -1,8 +1,8 @@
 /*
- * bp_sched_ctl.c - thread control of the scheduler (see bp_sched_ctl.h),
+ * bp_sched_ctl.c - thread control of the scheduler (see bp_sched_state.h),
  * under ctl_lock.
  */
-#include "bp_sched_ctl.h"
+#include "bp_sched_state.h"
 
 #include <time.h>
 

@@ -1,10 +1,9 @@
 /*
  * bp_sched_measure.c - the consumer queue's fill and the requests to the
- * cluster of the scheduler (see bp_sched_measure.h).
+ * cluster of the scheduler (see bp_sched_state.h).
  */
-#include "bp_sched_measure.h"
+#include "bp_sched_state.h"
 
-#include "bp_sched_ctl.h"
 
 /* librdkafka stops fetching every partition of a consumer while its queue
  * holds queued.min.messages records or queued.max.messages.kbytes (the

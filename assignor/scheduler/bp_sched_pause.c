@@ -1,17 +1,14 @@
 /*
  * bp_sched_pause.c - the scheduler's decisions applied with pause and
- * resume (see bp_sched_pause.h): the held partitions as the decisions see
+ * resume (see bp_sched_state.h): the held partitions as the decisions see
  * them, the weighted credits, the pause state of each partition and bucket.
  */
-#include "bp_sched_pause.h"
+#include "bp_sched_state.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "bp_grow.h"
-#include "bp_sched_ctl.h"
-#include "bp_sched_measure.h"
-#include "bp_sched_queues.h"
+#include "bp_list.h"
 
 static int is_paused_by_us(const bp_scheduler_t *s, int32_t p) {
         return p < s->paused_cap && s->paused_by_us[p];
@@ -188,7 +185,7 @@ void bp_sched_evaluate(bp_scheduler_t *s) {
         }
         if (rd_kafka_consumer_closed(s->rk))
                 return;
-        if (s->hold_queues) { /* nothing is paused (bp_sched_queues.h) */
+        if (s->hold_queues) { /* nothing is paused (bp_sched_queues.c) */
                 bp_sched_queues_tick(s);
                 return;
         }

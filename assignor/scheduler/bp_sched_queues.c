@@ -1,12 +1,11 @@
 /*
  * bp_sched_queues.c - the strict schedule holding lower buckets back in
- * queues of their own instead of pausing them (see bp_sched_queues.h):
+ * queues of their own instead of pausing them (see bp_sched_state.h):
  * the queues, the routing of each held partition to its bucket's queue,
  * the splice to the front and the append to an empty consumer queue.
  */
-#include "bp_sched_queues.h"
+#include "bp_sched_state.h"
 
-#include "bp_sched_ctl.h"
 
 /* After an assignment, decisions route the held partitions again for this
  * long (ms): a revocation's fetch stop, which clears a partition's

@@ -21,9 +21,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "bp_sched_ctl.h"
-#include "bp_sched_pause.h"
-#include "bp_sched_queues.h"
+#include "bp_sched_state.h"
 
 static void *run(void *arg) {
         bp_scheduler_t *s = arg;

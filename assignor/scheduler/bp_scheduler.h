@@ -46,9 +46,13 @@
 #include "bp_rdk.h"
 
 #include "bp_client.h"
-#include "bp_deliveries.h"
 #include "bp_held.h"
-#include "bp_sched_state.h"
+
+/** The scheduler decides at least this often (ms). */
+#define BP_SCHED_TICK_MS 10
+
+/** One consumer's scheduler (its inside: bp_sched_state.h). */
+typedef struct bp_scheduler bp_scheduler_t;
 
 /**
  * Starts the scheduler of consumer \p rk (client \p c, created from
@@ -95,5 +99,18 @@ void bp_scheduler_assigning(bp_scheduler_t *s);
  *  every bucket counts as running), and no pause is in progress when this
  *  returns. */
 void bp_scheduler_revoking(bp_scheduler_t *s);
+
+/** Has the scheduler thread decide now (bp_sched_ctl.c). */
+void bp_sched_wake(bp_scheduler_t *s);
+
+/** With held->lock held: whether bucket \p b is paused now, how many times
+ *  it was, and for how long in all (ms) at \p now_ms
+ *  (bp_sched_pause.c). */
+void bp_sched_bucket_pauses(const bp_scheduler_t *s,
+                            int b,
+                            int64_t now_ms,
+                            int *paused,
+                            uint64_t *pauses,
+                            uint64_t *paused_ms);
 
 #endif /* BP_SCHEDULER_H */

@@ -26,11 +26,9 @@
 #include "bucket_priority.h"
 #include "bp_client_layout.h"
 #include "bp_mapping.h"
-#include "bp_classic.h"
+#include "bp_rebalance.h"
 #include "bp_consumer_side.h"
 #include "bp_offsets.h"
-#include "bp_reader.h"
-#include "bp_topic_count.h"
 #include "bp_tracking.h"
 
 /* The layout every member must agree on: fresh metadata, else the last
@@ -39,7 +37,7 @@ static const bp_layout_t *agreed_layout(bp_client_t *c, rd_kafka_t *rk,
                                         char *errstr, size_t errstr_size) {
         /* A consumer of one bucket assigns exactly its partitions and
          * pauses none: its count comes through a helper client, which does
-         * not wait behind the consumer's fetch (bp_reader.h). A consumer of
+         * not wait behind the consumer's fetch (bp_reader.c). A consumer of
          * several buckets pauses new partitions before they are assigned
          * (bp_scheduler_assigning()), which librdkafka ignores for a
          * partition it does not know yet: asked on the consumer itself,

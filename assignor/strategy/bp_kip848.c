@@ -3,7 +3,7 @@
  * bp_strategy_t: BP_STRATEGY_KEEP_AND_PAUSE (a bucket consumer on the next
  * generation consumer group protocol, KIP-848) and
  * BP_STRATEGY_CONVERTED_GROUP (a classic member of a group the broker
- * converted to that protocol, bp_migrate.h).
+ * converted to that protocol, bp_migrate.c).
  *
  * The broker computes the assignment from real partition numbers and
  * librdkafka acknowledges exactly the list it received, so nothing is
@@ -33,9 +33,8 @@
 #include "bucket_priority.h"
 #include "bp_client_layout.h"
 #include "bp_consumer_side.h"
-#include "bp_kip848.h"
+#include "bp_rebalance.h"
 #include "bp_offsets.h"
-#include "bp_topic_count.h"
 #include "bp_tracking.h"
 
 /* Whether partition \p p of the bucket topic is one of the consumer's

@@ -13,18 +13,15 @@
  *   BP_STRATEGY_CLASSIC_MAPPING   bp_classic.c (the classic protocol)
  *   BP_STRATEGY_KEEP_AND_PAUSE    bp_kip848.c  (the consumer protocol)
  *   BP_STRATEGY_CONVERTED_GROUP   bp_kip848.c  (a classic member of a
- *                                 group converted, bp_migrate.h)
+ *                                 group converted, bp_migrate.c)
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "bucket_priority.h"
 #include "bp_registry.h"
-#include "bp_classic.h"
-#include "bp_consumer_side.h"
-#include "bp_kip848.h"
-#include "bp_migrate.h"
 #include "bp_rebalance.h"
+#include "bp_consumer_side.h"
 
 /* The one decision: which strategy serves event \p err on \p partitions
  * for client \p c (NULL: a client without the plugin, which the classic

@@ -9,8 +9,9 @@
 
 #include "bucket_priority.h"
 #include "bp_registry.h"
+#include "bp_clock.h"
 #include "bp_consumer_side.h"
-#include "bp_sched_pause.h"
+#include "bp_scheduler.h"
 
 int bp_consumer_bucket_stats(const rd_kafka_t *rk,
                              int idx,

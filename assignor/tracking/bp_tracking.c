@@ -6,8 +6,8 @@
 
 #include <stdio.h>
 
+#include "bp_clock.h"
 #include "bp_consumer_side.h"
-#include "bp_sched_ctl.h"
 #include "bp_scheduler.h"
 
 #define TRACKING_NAME "bucket-priority-scheduler"

@@ -1,7 +1,7 @@
 /*
  * bp_tracking.h - the hooks that keep what an active bucket consumer tracks
  * while it runs (c->consumer, bp_consumer_side.h): the records each bucket
- * delivered (bp_deliveries.h), the partitions it holds (bp_held.h) and, for
+ * delivered (bp_deliveries.c), the partitions it holds (bp_held.h) and, for
  * a consumer of several buckets, its scheduler (bp_scheduler.h); from
  * creation, through every record and rebalance, to destruction.
  */
