@@ -18,9 +18,9 @@
 #include "bp_key.h"
 #include "bp_properties.h"
 #include "bp_consumer_side.h"
-#include "bp_rebalance.h"
-#include "bp_consumer_conf.h"
-#include "bp_offsets.h"
+#include "bp_strategy.h"
+#include "bp_conf.h"
+#include "bp_start_offsets.h"
 #include "bp_tracking.h"
 
 static rd_kafka_resp_err_t safety_on_consume(rd_kafka_t *rk,

@@ -7,9 +7,9 @@
  * of its header):
  *   bp_consumer.c  creation and the safety net;
  *   strategy/      a rebalance event: the one decision and the three
- *                  strategies (bp_rebalance.h);
- *   offsets/       where each assigned partition starts (bp_offsets.h);
- *   conf/          what the properties become (bp_consumer_conf.h);
+ *                  strategies (bp_strategy.h);
+ *   offsets/       where each assigned partition starts (bp_start_offsets.h);
+ *   conf/          what the properties become (bp_conf.h);
  *   tracking/      the hooks that follow records and rebalances, and the
  *                  statistics (bp_tracking.h);
  *   scheduler/     a consumer of several buckets: which bucket delivers

@@ -3,7 +3,7 @@
  * and the interceptors that own the bucket.priority.* properties and follow
  * a configuration from creation through copies to the client built from
  * it, handing each step to the producer side (partitioner/bp_producer.h)
- * and the consumer side (assignor/bp_consumer_side.h, bp_consumer_conf.h). The
+ * and the consumer side (assignor/bp_consumer_side.h, bp_conf.h). The
  * state they share, and all that both sides call, is the core below them
  * (plugin/).
  */
@@ -14,7 +14,7 @@
 
 #include "bucket_priority.h"
 #include "bp_consumer_side.h"
-#include "bp_consumer_conf.h"
+#include "bp_conf.h"
 #include "bp_producer.h"
 #include "bp_producer_side.h"
 #include "bp_client.h"

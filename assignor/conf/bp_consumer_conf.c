@@ -20,7 +20,7 @@
 #include "bp_escape.h"
 #include "bp_list.h"
 #include "bp_properties.h"
-#include "bp_consumer_conf.h"
+#include "bp_conf.h"
 #include "bp_consumer_side.h"
 
 /* librdkafka's default (the same from 2.0.2 to 2.15.1): a value read before

@@ -1,6 +1,6 @@
 /*
  * bp_kip848_conf.c - a bucket consumer's configuration on the next
- * generation consumer group protocol (see bp_consumer_conf.h).
+ * generation consumer group protocol (see bp_conf.h).
  */
 #include <stdio.h>
 #include <string.h>
@@ -9,7 +9,7 @@
 #include "bp_escape.h"
 #include "bp_properties.h"
 #include "bp_consumer_side.h"
-#include "bp_consumer_conf.h"
+#include "bp_conf.h"
 
 rd_kafka_conf_res_t bp_kip848_check(const bp_client_t *c,
                                     const char *bucket_value,

@@ -19,7 +19,7 @@
 #include "bp_change.h"
 #include "bp_clock.h"
 #include "bp_consumer_side.h"
-#include "bp_offsets.h"
+#include "bp_start_offsets.h"
 #include "bp_tracking.h"
 
 /* Committed offsets of this consumer's group for every partition of the

@@ -1,6 +1,6 @@
 /*
  * bp_prefetch.c - the sibling groups' commits read at creation (see
- * bp_offsets.h).
+ * bp_start_offsets.h).
  *
  * Why. A member joining a group of 50 buckets read the 49 sibling groups
  * inside its first rebalance callback (16 at once, 45 to 90 ms on Kafka
@@ -50,7 +50,7 @@
  * touches nothing else. Its helper clients log through p, never through
  * the client.
  */
-#include "bp_offsets.h"
+#include "bp_start_offsets.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -376,7 +376,7 @@ void bp_prefetch_collect(bp_client_t *c) {
                                  p->from);
 }
 
-/* 1 when the reads at creation apply to consumer \p c (bp_offsets.h). */
+/* 1 when the reads at creation apply to consumer \p c (bp_start_offsets.h). */
 static int applies(const bp_client_t *c, rd_kafka_t *rk) {
         const bp_consumer_side_t *k = c->consumer;
 

@@ -1,8 +1,8 @@
 /*
  * bp_reader.c - short-lived helper clients of a bucket consumer (see
- * bp_offsets.h).
+ * bp_start_offsets.h).
  */
-#include "bp_offsets.h"
+#include "bp_start_offsets.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /*
  * bp_siblings.c - the sibling bucket groups' commits, read in parallel (see
- * bp_offsets.h).
+ * bp_start_offsets.h).
  *
  * How a rebalance reads them. The consumer of bucket Gold in group G lists
  * its sibling groups: G.<bucket> for every other bucket of the layout, and
@@ -51,7 +51,7 @@
 #include "bp_clock.h"
 #include "bp_config.h"
 #include "bp_consumer_side.h"
-#include "bp_offsets.h"
+#include "bp_start_offsets.h"
 
 /* One sibling group to read, and what was read. */
 typedef struct sibling_read {
@@ -63,7 +63,7 @@ typedef struct sibling_read {
 } sibling_read_t;
 
 /* The sibling groups of a consumer, each with its reader's
- * configuration (see bp_offsets.h). */
+ * configuration (see bp_start_offsets.h). */
 struct bp_sibling_groups {
         sibling_read_t *reads;
         int cnt;

@@ -3,7 +3,7 @@
  * several buckets (its face, what the rest of the consumer side calls, is
  * bp_scheduler.h, with the algorithm explained): the state the files that
  * make it share, and what each of them does:
- *   bp_scheduler.c      its creation, its thread, and what wakes it;
+ *   bp_sched_thread.c   its creation, its thread, and what wakes it;
  *   bp_sched_ctl.c      thread control (stop, wake, an operation under
  *                       way), under ctl_lock;
  *   bp_sched_measure.c  the consumer queue's fill and the requests to the

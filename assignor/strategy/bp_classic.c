@@ -12,7 +12,7 @@
  *   3. assigned index i becomes partition B[i] when i < |B| and is dropped
  *      otherwise (bp_mapping.h): the members' indexes are disjoint and
  *      cover 0..P-1, so together they hold each partition of B once;
- *   4. the mapped partitions' start offsets are decided (bp_offsets.h)
+ *   4. the mapped partitions' start offsets are decided (bp_start_offsets.h)
  *      and they become the held set (bp_tracking.h).
  *
  * Partitions of other topics pass unchanged. A revocation unassigns all.
@@ -26,9 +26,9 @@
 #include "bucket_priority.h"
 #include "bp_client_layout.h"
 #include "bp_mapping.h"
-#include "bp_rebalance.h"
+#include "bp_strategy.h"
 #include "bp_consumer_side.h"
-#include "bp_offsets.h"
+#include "bp_start_offsets.h"
 #include "bp_tracking.h"
 
 /* The layout every member must agree on: fresh metadata, else the last

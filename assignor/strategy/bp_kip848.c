@@ -12,7 +12,7 @@
  *   1. the layout is read for at least as many partitions as the broker
  *      assigned (they exist);
  *   2. the partitions of the consumer's buckets get their start offsets
- *      (bp_offsets.h);
+ *      (bp_start_offsets.h);
  *   3. the new partitions of its buckets join the held set with the
  *      scheduler's pause state (bp_tracking_adding(), incremental only);
  *   4. every other partition of the bucket topic is paused before it is
@@ -33,8 +33,8 @@
 #include "bucket_priority.h"
 #include "bp_client_layout.h"
 #include "bp_consumer_side.h"
-#include "bp_rebalance.h"
-#include "bp_offsets.h"
+#include "bp_strategy.h"
+#include "bp_start_offsets.h"
 #include "bp_tracking.h"
 
 /* Whether partition \p p of the bucket topic is one of the consumer's

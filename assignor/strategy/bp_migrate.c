@@ -1,13 +1,13 @@
 /*
  * bp_migrate.c - recognises a classic bucket consumer's group converted to
- * a consumer group by the broker (see bp_rebalance.h).
+ * a consumer group by the broker (see bp_strategy.h).
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "bucket_priority.h"
 #include "bp_consumer_side.h"
-#include "bp_rebalance.h"
+#include "bp_strategy.h"
 
 /* The group's type as librdkafka 2.10+ reports it (rdkafka.h's
  * rd_kafka_consumer_group_type_t). */
@@ -119,7 +119,7 @@ int bp_migrate_group_converted(bp_client_t *c, rd_kafka_t *rk) {
         bp_group_kind_t kind;
 
         /* Before librdkafka 2.10 (no group type) not asked: see
-         * bp_rebalance.h. */
+         * bp_strategy.h. */
         if (!rd_kafka_ConsumerGroupDescription_type ||
             run->mode == BP_CONSUMER_KIP848 ||
             run->mode == BP_CONSUMER_CLASSIC_UNASKED ||

@@ -20,7 +20,7 @@
 
 #include "bucket_priority.h"
 #include "bp_registry.h"
-#include "bp_rebalance.h"
+#include "bp_strategy.h"
 #include "bp_consumer_side.h"
 
 /* The one decision: which strategy serves event \p err on \p partitions

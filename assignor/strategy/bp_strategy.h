@@ -1,5 +1,5 @@
 /*
- * bp_rebalance.h - the strategies part of the consumer side: what a bucket
+ * bp_strategy.h - the strategies part of the consumer side: what a bucket
  * consumer does with a rebalance event, decided once per event.
  *
  * An event enters in one of three ways: the plugin's own rebalance
@@ -22,13 +22,13 @@
  *                                converted to that protocol (recognised in
  *                                bp_migrate.c): kept and paused too.
  *
- * Each strategy does its whole job: start offsets (bp_offsets.h), the held
+ * Each strategy does its whole job: start offsets (bp_start_offsets.h), the held
  * set and the scheduler (bp_tracking.h), the assign or unassign call. The
  * consumer's mode, which the decision starts from, is in
  * bp_consumer_side.h.
  */
-#ifndef BP_REBALANCE_H
-#define BP_REBALANCE_H
+#ifndef BP_STRATEGY_H
+#define BP_STRATEGY_H
 
 #include "bp_rdk.h"
 #include "bp_client.h"
@@ -220,4 +220,4 @@ bp_group_kind_t bp_migrate_group_kind(bp_client_t *c, rd_kafka_t *rk,
  */
 int bp_migrate_group_converted(bp_client_t *c, rd_kafka_t *rk);
 
-#endif /* BP_REBALANCE_H */
+#endif /* BP_STRATEGY_H */

@@ -1,5 +1,5 @@
 /*
- * bp_offsets.h - the start offsets part of the consumer side: where each
+ * bp_start_offsets.h - the start offsets part of the consumer side: where each
  * newly assigned partition of the bucket topic starts, so that no record
  * is skipped and none of another bucket is read (the "no record skipped"
  * rules, bp_offsets.c):
@@ -22,8 +22,8 @@
  *                     the topic's partition count at a rebalance;
  *   bp_topic_count.c  a topic's partition count from fresh metadata.
  */
-#ifndef BP_OFFSETS_H
-#define BP_OFFSETS_H
+#ifndef BP_START_OFFSETS_H
+#define BP_START_OFFSETS_H
 
 #include <stdatomic.h>
 
@@ -238,4 +238,4 @@ int32_t bp_topic_partition_count(rd_kafka_t *rk,
                                  const char *topic,
                                  int timeout_ms);
 
-#endif /* BP_OFFSETS_H */
+#endif /* BP_START_OFFSETS_H */

@@ -1,5 +1,5 @@
 /*
- * bp_scheduler.c - the scheduler of one consumer serving several buckets
+ * bp_sched_thread.c - the scheduler of one consumer serving several buckets
  * (see bp_scheduler.h): its creation, its thread, and what wakes it.
  *
  * Who runs what:

@@ -1,5 +1,5 @@
 /*
- * bp_consumer_conf.h - the configuration part of the consumer side, called
+ * bp_conf.h - the configuration part of the consumer side, called
  * by the entry point (entry/bp_entry.c) while the application sets
  * properties and when the client is created: the bucket a consumer serves
  * turns into the properties a bucket consumer needs, whatever order they
@@ -11,8 +11,8 @@
  * (bp_kip848_conf.c). What the properties said is kept in
  * bp_consumer_props_t (bp_consumer_side.h).
  */
-#ifndef BP_CONSUMER_CONF_H
-#define BP_CONSUMER_CONF_H
+#ifndef BP_CONF_H
+#define BP_CONF_H
 
 #include "bp_rdk.h"
 #include "bp_client.h"
@@ -107,4 +107,4 @@ rd_kafka_conf_res_t bp_kip848_conf_apply(bp_client_t *c,
  */
 void bp_kip848_on_new(bp_client_t *c, const rd_kafka_conf_t *conf);
 
-#endif /* BP_CONSUMER_CONF_H */
+#endif /* BP_CONF_H */
