@@ -77,21 +77,6 @@ typedef enum {
         BP_CONSUMER_KIP848
 } bp_consumer_mode_t;
 
-/** Which strategy serves one rebalance event, decided once per event
- *  (decide_strategy(), bp_rebalance.c). */
-typedef enum {
-        /** Map the group's indexes onto the bucket's partitions
-         *  (bp_classic.c). */
-        BP_STRATEGY_CLASSIC_MAPPING,
-        /** Keep what the broker assigned, incrementally, and pause what
-         *  is not the consumer's (bp_kip848.c). */
-        BP_STRATEGY_KEEP_AND_PAUSE,
-        /** A classic member of a converted group: keep the whole eager
-         *  assignment and pause what is not the consumer's
-         *  (bp_kip848.c, bp_migrate.c). */
-        BP_STRATEGY_CONVERTED_GROUP
-} bp_strategy_t;
-
 /** Configuration time: what the properties said (copied with the
  *  configuration). */
 typedef struct bp_consumer_props {

@@ -18,7 +18,7 @@
 #include "bp_producer.h"
 #include "bp_producer_side.h"
 #include "bp_client.h"
-#include "bp_client_change.h"
+#include "bp_client_layout.h"
 #include "bp_registry.h"
 #include "bp_escape.h"
 #include "bp_properties.h"

@@ -579,26 +579,3 @@ bp_set_result_t bp_config_set(bp_config_t *cfg,
 int bp_config_is_touched(const bp_config_t *cfg) {
         return cfg->touched;
 }
-
-int bp_config_check_complete(const bp_config_t *cfg,
-                             char *errstr,
-                             size_t errstr_size) {
-        const char *missing = NULL;
-        bp_config_t next;
-        if (!cfg->topic_set)
-                missing = BP_PROP_TOPIC;
-        else if (cfg->bucket_cnt == 0)
-                missing = BP_PROP_BUCKETS;
-        else if (cfg->allocation_cnt == 0)
-                missing = BP_PROP_ALLOCATION;
-        if (!missing && cfg->next.set &&
-            bp_config_next(cfg, &next, errstr, errstr_size))
-                return -1;
-        if (!missing)
-                return 0;
-        snprintf(errstr, errstr_size,
-                 "%s is not set; the bucket-priority plugin needs "
-                 "%s, %s and %s",
-                 missing, BP_PROP_TOPIC, BP_PROP_BUCKETS, BP_PROP_ALLOCATION);
-        return -1;
-}

@@ -158,15 +158,6 @@ bp_set_result_t bp_config_set(bp_config_t *cfg,
                               char *errstr,
                               size_t errstr_size);
 
-/**
- * Checks that the properties a bucket topic needs are all present (topic,
- * buckets, allocation). Returns 0 if so, else -1 with \p errstr naming
- * what is missing.
- */
-int bp_config_check_complete(const bp_config_t *cfg,
-                             char *errstr,
-                             size_t errstr_size);
-
 /** Returns 1 if any bucket.priority.* property was set at all. */
 int bp_config_is_touched(const bp_config_t *cfg);
 
@@ -193,7 +184,8 @@ int bp_config_find_bucket(const bp_config_t *cfg,
                           size_t len);
 
 /*
- * bp_config_next.c: the configuration a live layout change moves to.
+ * bp_config_next.c: the configuration a live layout change moves to, and
+ * whether a configuration is complete.
  */
 
 /**
@@ -207,6 +199,15 @@ int bp_config_next(const bp_config_t *cfg,
                    bp_config_t *next,
                    char *errstr,
                    size_t errstr_size);
+
+/**
+ * Checks that the properties a bucket topic needs are all present (topic,
+ * buckets, allocation). Returns 0 if so, else -1 with \p errstr naming
+ * what is missing.
+ */
+int bp_config_check_complete(const bp_config_t *cfg,
+                             char *errstr,
+                             size_t errstr_size);
 
 /*
  * bp_connection.c: which client properties say how to reach and

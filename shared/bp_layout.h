@@ -4,11 +4,10 @@
  * Pure math on (allocations, partition count, layout kind); the producer
  * and every consumer compute the same answer independently, which is what
  * lets them agree without talking to each other. bp_layout_compute()
- * (bp_layout.c) hands the partitions out in the buckets' priority order
- * (bp_layout_order.c) under one of two layouts: contiguous, bucket sizes
- * as the reference computes them (bp_layout_contiguous.c), or
+ * hands the partitions out in the buckets' priority order under one of
+ * two layouts: contiguous, bucket sizes as the reference computes them, or
  * growth-stable, where a partition's bucket depends only on its number and
- * the allocations (bp_layout_stable.c).
+ * the allocations. All of it is in bp_layout.c, in that order.
  */
 #ifndef BP_LAYOUT_H
 #define BP_LAYOUT_H
@@ -46,10 +45,7 @@ bp_layout_t *bp_layout_compute(const bp_config_t *cfg,
 /** Frees a layout from bp_layout_compute(). NULL is ignored. */
 void bp_layout_destroy(bp_layout_t *layout);
 
-/*
- * bp_layout_order.c: the priority order of the buckets, which both
- * layouts share.
- */
+/* The priority order of the buckets, which both layouts share. */
 
 /**
  * Fills \p order with the bucket indexes in priority order: allocation
@@ -58,10 +54,7 @@ void bp_layout_destroy(bp_layout_t *layout);
  */
 void bp_layout_priority_order(const uint32_t *allocation, int n, int *order);
 
-/*
- * bp_layout_contiguous.c: bucket sizes of the contiguous layout, as the
- * reference computes them.
- */
+/* The contiguous layout: bucket sizes as the reference computes them. */
 
 /**
  * Contiguous sizes exactly as the reference computes them (single precision
@@ -74,9 +67,7 @@ void bp_layout_reference_sizes(const uint32_t *allocation,
                                int32_t partition_cnt,
                                int32_t *sizes);
 
-/*
- * bp_layout_stable.c: the growth-stable layout.
- */
+/* The growth-stable layout. */
 
 /**
  * Stable layout: writes the bucket of each partition 0..partition_cnt-1.

@@ -79,9 +79,10 @@ static void check_drained(bp_client_t *c, rd_kafka_t *rk, int32_t p,
             (long long)from, (long long)(hi - from));
 }
 
-/* 1 if partition p is one of this consumer's buckets' in layout l. */
-static int serves(const bp_client_t *c, const bp_layout_t *l, int32_t p) {
-        return l && p < l->partition_cnt && l->bucket_of[p] < l->bucket_cnt &&
+int bp_offsets_serves(const bp_client_t *c, const bp_layout_t *l,
+                      int32_t p) {
+        return l && p >= 0 && p < l->partition_cnt &&
+               l->bucket_of[p] < l->bucket_cnt &&
                (c->consumer->props.consumer_mask & (1ull << l->bucket_of[p]));
 }
 
@@ -105,8 +106,9 @@ static void check_members(bp_client_t *c, rd_kafka_t *rk,
         if (prev && c->consumer->run.change_seen.cnt == partition_cnt)
                 for (p = 0; p < partition_cnt; p++) {
                         int64_t now = all->elems[p].offset;
-                        if (now <= prev[p] || prev[p] < 0 || serves(c, l, p) ||
-                            serves(c, c->consumer->run.change_seen.layout, p))
+                        if (now <= prev[p] || prev[p] < 0 || bp_offsets_serves(c, l, p) ||
+                            bp_offsets_serves(
+                                c, c->consumer->run.change_seen.layout, p))
                                 continue;
                         bp_layout_fingerprint(l, &c->cfg, fp);
                         rd_kafka_conf_get(rd_kafka_conf(rk), "group.id",
@@ -200,4 +202,33 @@ void bp_offsets_decide(bp_client_t *c,
         free(from);
         rd_kafka_topic_partition_list_destroy(mine);
         rd_kafka_topic_partition_list_destroy(all);
+}
+
+rd_kafka_topic_partition_list_t *
+bp_offsets_given(bp_client_t *c, rd_kafka_t *rk,
+                 const rd_kafka_topic_partition_list_t *partitions,
+                 const bp_layout_t *l) {
+        rd_kafka_topic_partition_list_t *out, *mine;
+        int i, j;
+
+        out = rd_kafka_topic_partition_list_copy(partitions);
+        if (!l)
+                return out;
+        mine = rd_kafka_topic_partition_list_new(out->cnt);
+        for (i = 0; i < out->cnt; i++)
+                if (bp_is_bucket_topic(c, out->elems[i].topic) &&
+                    c->mode == BP_MODE_ACTIVE &&
+                    bp_offsets_serves(c, l, out->elems[i].partition) &&
+                    out->elems[i].offset == RD_KAFKA_OFFSET_INVALID)
+                        rd_kafka_topic_partition_list_add(
+                            mine, c->cfg.topic, out->elems[i].partition)
+                            ->offset = RD_KAFKA_OFFSET_INVALID;
+        if (mine->cnt > 0)
+                bp_offsets_decide(c, rk, mine, l->partition_cnt);
+        for (i = 0, j = 0; i < out->cnt && j < mine->cnt; i++)
+                if (bp_is_bucket_topic(c, out->elems[i].topic) &&
+                    out->elems[i].partition == mine->elems[j].partition)
+                        out->elems[i].offset = mine->elems[j++].offset;
+        rd_kafka_topic_partition_list_destroy(mine);
+        return out;
 }

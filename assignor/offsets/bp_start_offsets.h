@@ -46,6 +46,22 @@ void bp_offsets_decide(bp_client_t *c,
                        rd_kafka_topic_partition_list_t *assigned,
                        int32_t partition_cnt);
 
+/**
+ * A copy of \p partitions (as the broker gave them: keep-and-pause), the
+ * start offsets of its partitions of the consumer's buckets under \p l
+ * that have none yet decided by bp_offsets_decide(); a plain copy when
+ * \p l is NULL or the consumer is not active.
+ */
+rd_kafka_topic_partition_list_t *
+bp_offsets_given(bp_client_t *c,
+                 rd_kafka_t *rk,
+                 const rd_kafka_topic_partition_list_t *partitions,
+                 const bp_layout_t *l);
+
+/** 1 if partition \p p is one of this consumer's buckets' under layout
+ *  \p l (NULL: none). */
+int bp_offsets_serves(const bp_client_t *c, const bp_layout_t *l, int32_t p);
+
 /*
  * bp_siblings.c: the offsets the sibling bucket groups committed (start-
  * offset rules 1 and 2 of bp_offsets.c): with one group per bucket, group

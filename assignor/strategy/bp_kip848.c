@@ -38,11 +38,10 @@
 #include "bp_tracking.h"
 
 /* Whether partition \p p of the bucket topic is one of the consumer's
- * buckets' under layout \p l (an unknown layout reads nothing). */
+ * buckets' under layout \p l (an unknown layout reads nothing), while the
+ * consumer is active. */
 static int serves(const bp_client_t *c, const bp_layout_t *l, int32_t p) {
-        return c->mode == BP_MODE_ACTIVE && l && p >= 0 &&
-               p < l->partition_cnt && l->bucket_of[p] < l->bucket_cnt &&
-               (c->consumer->props.consumer_mask & (1ull << l->bucket_of[p]));
+        return c->mode == BP_MODE_ACTIVE && bp_offsets_serves(c, l, p);
 }
 
 /* The layout to judge \p partitions by: fresh metadata, at least as wide
@@ -81,36 +80,6 @@ layout_for(bp_client_t *c, rd_kafka_t *rk,
         if (cnt > 0)
                 return bp_client_layout(c, cnt);
         return atomic_load_explicit(&c->current, memory_order_acquire);
-}
-
-/* A copy of \p partitions, the start offsets of the bucket's partitions
- * decided under \p l. */
-static rd_kafka_topic_partition_list_t *
-given_under(bp_client_t *c, rd_kafka_t *rk,
-            const rd_kafka_topic_partition_list_t *partitions,
-            const bp_layout_t *l) {
-        rd_kafka_topic_partition_list_t *out, *mine;
-        int i, j;
-
-        out = rd_kafka_topic_partition_list_copy(partitions);
-        if (!l)
-                return out;
-        mine = rd_kafka_topic_partition_list_new(out->cnt);
-        for (i = 0; i < out->cnt; i++)
-                if (bp_is_bucket_topic(c, out->elems[i].topic) &&
-                    serves(c, l, out->elems[i].partition) &&
-                    out->elems[i].offset == RD_KAFKA_OFFSET_INVALID)
-                        rd_kafka_topic_partition_list_add(
-                            mine, c->cfg.topic, out->elems[i].partition)
-                            ->offset = RD_KAFKA_OFFSET_INVALID;
-        if (mine->cnt > 0)
-                bp_offsets_decide(c, rk, mine, l->partition_cnt);
-        for (i = 0, j = 0; i < out->cnt && j < mine->cnt; i++)
-                if (bp_is_bucket_topic(c, out->elems[i].topic) &&
-                    out->elems[i].partition == mine->elems[j].partition)
-                        out->elems[i].offset = mine->elems[j++].offset;
-        rd_kafka_topic_partition_list_destroy(mine);
-        return out;
 }
 
 /* The held set (statistics, lag, the scheduler's partitions) made equal
@@ -173,7 +142,7 @@ bp_kip848_given(bp_client_t *c,
         if (partitions == c->consumer->run.mapped_in_flight)
                 return rd_kafka_topic_partition_list_copy(partitions);
         l     = layout_for(c, rk, partitions);
-        given = given_under(c, rk, partitions, l);
+        given = bp_offsets_given(c, rk, partitions, l);
         /* Not from the plugin's callbacks (rebalances taken as events, Go's
          * helper): no callback returns after the application assigns, so
          * the partitions outside the bucket are paused now. An
@@ -208,7 +177,7 @@ static void keep_and_pause(bp_client_t *c, rd_kafka_t *rk, bp_strategy_t s,
                            const rd_kafka_topic_partition_list_t *partitions) {
         const bp_layout_t *l = layout_for(c, rk, partitions);
         rd_kafka_topic_partition_list_t *given =
-            given_under(c, rk, partitions, l);
+            bp_offsets_given(c, rk, partitions, l);
         rd_kafka_resp_err_t err;
 
         if (s == BP_STRATEGY_CONVERTED_GROUP) {
@@ -276,7 +245,7 @@ void bp_kip848_chain(bp_client_t *c,
 
         if (err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS) {
                 l     = layout_for(c, rk, partitions);
-                given = given_under(c, rk, partitions, l);
+                given = bp_offsets_given(c, rk, partitions, l);
                 bp_tracking_adding(c, rk, given, l);
                 pause_others(c, rk, given, l); /* before, as above */
         } else if (err == RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS) {

@@ -23,6 +23,16 @@
 #include "bp_strategy.h"
 #include "bp_consumer_side.h"
 
+/* 1 if \p list (NULL: none) holds a partition of the bucket topic. */
+static int has_bucket_topic(const bp_client_t *c,
+                            const rd_kafka_topic_partition_list_t *list) {
+        int i;
+        for (i = 0; list && i < list->cnt; i++)
+                if (bp_is_bucket_topic(c, list->elems[i].topic))
+                        return 1;
+        return 0;
+}
+
 /* The one decision: which strategy serves event \p err on \p partitions
  * for client \p c (NULL: a client without the plugin, which the classic
  * strategy passes through); *bucket_topic set when the list holds a
@@ -35,7 +45,7 @@ static bp_strategy_t
 decide_strategy(bp_client_t *c, rd_kafka_t *rk, rd_kafka_resp_err_t err,
                 const rd_kafka_topic_partition_list_t *partitions,
                 int *bucket_topic) {
-        *bucket_topic = c && bp_list_has_bucket_topic(c, partitions);
+        *bucket_topic = c && has_bucket_topic(c, partitions);
         if (!c)
                 return BP_STRATEGY_CLASSIC_MAPPING;
         if (c->consumer->run.mode == BP_CONSUMER_KIP848)

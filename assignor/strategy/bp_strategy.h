@@ -32,7 +32,21 @@
 
 #include "bp_rdk.h"
 #include "bp_client.h"
-#include "bp_consumer_side.h"
+
+/** Which strategy serves one rebalance event, decided once per event
+ *  (decide_strategy(), bp_rebalance.c). */
+typedef enum {
+        /** Map the group's indexes onto the bucket's partitions
+         *  (bp_classic.c). */
+        BP_STRATEGY_CLASSIC_MAPPING,
+        /** Keep what the broker assigned, incrementally, and pause what
+         *  is not the consumer's (bp_kip848.c). */
+        BP_STRATEGY_KEEP_AND_PAUSE,
+        /** A classic member of a converted group: keep the whole eager
+         *  assignment and pause what is not the consumer's
+         *  (bp_kip848.c, bp_migrate.c). */
+        BP_STRATEGY_CONVERTED_GROUP
+} bp_strategy_t;
 
 /*
  * bp_rebalance.c: the rebalance callback put in front of an
