@@ -216,14 +216,12 @@ static bp_set_result_t set_layout(bp_config_t *c, const char *name,
 
 static bp_set_result_t set_within(bp_config_t *c, const char *name,
                                   const char *v, char *err, size_t errsz) {
-        if (!strcmp(v, "roundrobin"))
-                c->within = BP_WITHIN_ROUNDROBIN;
-        else if (!strcmp(v, "hash"))
-                c->within = BP_WITHIN_HASH;
-        else
-                return fail(err, errsz, name, v,
-                            "expected \"roundrobin\" or \"hash\"");
-        return BP_SET_OK;
+        int hash = 0;
+        bp_set_result_t r =
+            one_of_two(name, v, "roundrobin", "hash", &hash, err, errsz);
+        if (r == BP_SET_OK)
+                c->within = hash ? BP_WITHIN_HASH : BP_WITHIN_ROUNDROBIN;
+        return r;
 }
 
 static bp_set_result_t set_fallback(bp_config_t *c, const char *name,

@@ -217,89 +217,136 @@ static rd_kafka_conf_res_t refuse_bucket(const bp_client_t *c,
         return RD_KAFKA_CONF_INVALID;
 }
 
+/* One property being set on a configuration (consumer: the client is a
+ * bucket consumer already). */
+typedef struct {
+        bp_client_t *c;
+        rd_kafka_conf_t *conf;
+        int consumer;
+        const char *name;
+        const char *value;
+        char *errstr;
+        size_t errstr_size;
+} conf_set_t;
+
+/* The librdkafka properties a bucket consumer watches as they are set, one
+ * handler each (RD_KAFKA_CONF_UNKNOWN hands the property on to
+ * librdkafka), in the table watched[] below. */
+typedef rd_kafka_conf_res_t(watch_fn_t)(const conf_set_t *s);
+
+static rd_kafka_conf_res_t watch_group_id(const conf_set_t *s) {
+        bp_client_t *c = s->c;
+
+        if (s->consumer && c->cfg.group_per_bucket && s->value &&
+            is_derived_group(c, s->value))
+                return RD_KAFKA_CONF_UNKNOWN; /* a copy of ours */
+        snprintf(c->consumer->props.base_group_id,
+                 sizeof(c->consumer->props.base_group_id), "%s",
+                 s->value ? s->value : "");
+        if (!s->consumer || !c->cfg.group_per_bucket || !s->value)
+                return RD_KAFKA_CONF_UNKNOWN;
+        return apply_group(c, s->conf, s->errstr, s->errstr_size);
+}
+
+static rd_kafka_conf_res_t watch_strategy(const conf_set_t *s) {
+        if (s->consumer && (!s->value || !is_roundrobin(s->value)))
+                return refuse_strategy(s->value, s->errstr, s->errstr_size);
+        snprintf(s->c->consumer->props.user_strategy,
+                 sizeof(s->c->consumer->props.user_strategy), "%s",
+                 s->value ? s->value : "");
+        return RD_KAFKA_CONF_UNKNOWN;
+}
+
+static rd_kafka_conf_res_t watch_protocol(const conf_set_t *s) {
+        bp_client_t *c  = s->c;
+        int is_consumer = s->value && !strcmp(s->value, "consumer");
+
+        /* librdkafka < 2.4 knows no group.protocol: before the
+         * bucket (Go's ConfigMap has no order) it would refuse it
+         * as an unknown property; refused here naming the
+         * version, as after the bucket. */
+        if (is_consumer && !s->consumer &&
+            rd_kafka_version() < BP_GROUP_PROTOCOL_VERSION)
+                return bp_kip848_check(c, NULL, s->name, s->value, s->errstr,
+                                       s->errstr_size);
+        if (s->consumer && is_consumer) {
+                if (bp_kip848_check(c, NULL, s->name, s->value, s->errstr,
+                                    s->errstr_size) != RD_KAFKA_CONF_OK ||
+                    bp_kip848_conf_apply(c, s->conf, s->errstr,
+                                         s->errstr_size) != RD_KAFKA_CONF_OK)
+                        return RD_KAFKA_CONF_INVALID;
+                /* Held back: librdkafka would refuse it beside
+                 * the assignment strategy set for the bucket;
+                 * the client gets it at creation
+                 * (bp_kip848_on_new()). */
+                c->consumer->props.protocol = BP_PROTOCOL_CONSUMER_HELD;
+                return RD_KAFKA_CONF_OK;
+        }
+        /* While held, the "classic" librdkafka keeps is also what
+         * a copy of the configuration sets again (librdkafka++):
+         * the choice stands. */
+        if (s->consumer &&
+            c->consumer->props.protocol == BP_PROTOCOL_CONSUMER_HELD &&
+            s->value && !strcmp(s->value, "classic"))
+                return RD_KAFKA_CONF_UNKNOWN;
+        c->consumer->props.protocol =
+            is_consumer ? BP_PROTOCOL_CONSUMER : BP_PROTOCOL_CLASSIC;
+        return RD_KAFKA_CONF_UNKNOWN;
+}
+
+static rd_kafka_conf_res_t watch_remote_assignor(const conf_set_t *s) {
+        s->c->consumer->props.remote_assignor_user_set =
+            s->value && s->value[0];
+        return RD_KAFKA_CONF_UNKNOWN;
+}
+
+static rd_kafka_conf_res_t watch_refresh(const conf_set_t *s) {
+        s->c->consumer->props.refresh_user_set = 1;
+        return RD_KAFKA_CONF_UNKNOWN;
+}
+
+/* Becoming a bucket consumer must not contradict earlier sets. */
+static rd_kafka_conf_res_t watch_bucket(const conf_set_t *s) {
+        bp_client_t *c = s->c;
+
+        if (!s->value || !s->value[0])
+                return RD_KAFKA_CONF_UNKNOWN;
+        if (c->consumer->props.user_strategy[0] &&
+            !is_roundrobin(c->consumer->props.user_strategy))
+                return refuse_bucket(c, s->value, s->errstr, s->errstr_size);
+        if (c->consumer->props.protocol != BP_PROTOCOL_CLASSIC &&
+            bp_kip848_check(c, s->value, s->name, s->value, s->errstr,
+                            s->errstr_size) != RD_KAFKA_CONF_OK)
+                return RD_KAFKA_CONF_INVALID;
+        return RD_KAFKA_CONF_UNKNOWN;
+}
+
+static const struct {
+        const char *name;
+        watch_fn_t *watch;
+} watched[] = {
+    {"group.id", watch_group_id},
+    {"partition.assignment.strategy", watch_strategy},
+    {"group.protocol", watch_protocol},
+    {"group.remote.assignor", watch_remote_assignor},
+    {"topic.metadata.refresh.interval.ms", watch_refresh},
+    {BP_PROP_BUCKET, watch_bucket},
+};
+
 rd_kafka_conf_res_t bp_consumer_on_conf_set(bp_client_t *c,
                                             rd_kafka_conf_t *conf,
                                             const char *name,
                                             const char *value,
                                             char *errstr,
                                             size_t errstr_size) {
-        int consumer = c->cfg.consumer_bucket_cnt > 0;
+        conf_set_t s = {c,    conf,  c->cfg.consumer_bucket_cnt > 0,
+                        name, value, errstr, errstr_size};
+        size_t i;
 
         tuned_seen(c, name);
-        if (!strcmp(name, "group.id")) {
-                if (consumer && c->cfg.group_per_bucket && value &&
-                    is_derived_group(c, value))
-                        return RD_KAFKA_CONF_UNKNOWN; /* a copy of ours */
-                snprintf(c->consumer->props.base_group_id,
-                         sizeof(c->consumer->props.base_group_id), "%s",
-                         value ? value : "");
-                if (!consumer || !c->cfg.group_per_bucket || !value)
-                        return RD_KAFKA_CONF_UNKNOWN;
-                return apply_group(c, conf, errstr, errstr_size);
-        }
-        if (!strcmp(name, "partition.assignment.strategy")) {
-                if (consumer && (!value || !is_roundrobin(value)))
-                        return refuse_strategy(value, errstr, errstr_size);
-                snprintf(c->consumer->props.user_strategy,
-                         sizeof(c->consumer->props.user_strategy), "%s",
-                         value ? value : "");
-                return RD_KAFKA_CONF_UNKNOWN;
-        }
-        if (!strcmp(name, "group.protocol")) {
-                int is_consumer = value && !strcmp(value, "consumer");
-                /* librdkafka < 2.4 knows no group.protocol: before the
-                 * bucket (Go's ConfigMap has no order) it would refuse it
-                 * as an unknown property; refused here naming the
-                 * version, as after the bucket. */
-                if (is_consumer && !consumer &&
-                    rd_kafka_version() < BP_GROUP_PROTOCOL_VERSION)
-                        return bp_kip848_check(c, NULL, name, value, errstr,
-                                               errstr_size);
-                if (consumer && is_consumer) {
-                        if (bp_kip848_check(c, NULL, name, value, errstr,
-                                            errstr_size) != RD_KAFKA_CONF_OK ||
-                            bp_kip848_conf_apply(c, conf, errstr,
-                                                 errstr_size) !=
-                                RD_KAFKA_CONF_OK)
-                                return RD_KAFKA_CONF_INVALID;
-                        /* Held back: librdkafka would refuse it beside
-                         * the assignment strategy set for the bucket;
-                         * the client gets it at creation
-                         * (bp_kip848_on_new()). */
-                        c->consumer->props.protocol =
-                            BP_PROTOCOL_CONSUMER_HELD;
-                        return RD_KAFKA_CONF_OK;
-                }
-                /* While held, the "classic" librdkafka keeps is also what
-                 * a copy of the configuration sets again (librdkafka++):
-                 * the choice stands. */
-                if (consumer &&
-                    c->consumer->props.protocol == BP_PROTOCOL_CONSUMER_HELD &&
-                    value && !strcmp(value, "classic"))
-                        return RD_KAFKA_CONF_UNKNOWN;
-                c->consumer->props.protocol = is_consumer
-                                                  ? BP_PROTOCOL_CONSUMER
-                                                  : BP_PROTOCOL_CLASSIC;
-                return RD_KAFKA_CONF_UNKNOWN;
-        }
-        if (!strcmp(name, "group.remote.assignor")) {
-                c->consumer->props.remote_assignor_user_set = value && value[0];
-                return RD_KAFKA_CONF_UNKNOWN;
-        }
-        if (!strcmp(name, "topic.metadata.refresh.interval.ms")) {
-                c->consumer->props.refresh_user_set = 1;
-                return RD_KAFKA_CONF_UNKNOWN;
-        }
-        /* Becoming a bucket consumer must not contradict earlier sets. */
-        if (!strcmp(name, BP_PROP_BUCKET) && value && value[0]) {
-                if (c->consumer->props.user_strategy[0] &&
-                    !is_roundrobin(c->consumer->props.user_strategy))
-                        return refuse_bucket(c, value, errstr, errstr_size);
-                if (c->consumer->props.protocol != BP_PROTOCOL_CLASSIC &&
-                    bp_kip848_check(c, value, name, value, errstr,
-                                    errstr_size) != RD_KAFKA_CONF_OK)
-                        return RD_KAFKA_CONF_INVALID;
-        }
+        for (i = 0; i < sizeof(watched) / sizeof(watched[0]); i++)
+                if (!strcmp(name, watched[i].name))
+                        return watched[i].watch(&s);
         return RD_KAFKA_CONF_UNKNOWN;
 }
 
