@@ -1,9 +1,26 @@
 /*
- * bp_tracking.h - the hooks that keep what an active bucket consumer tracks
- * while it runs (c->consumer, bp_consumer_side.h): the records each bucket
- * delivered (bp_deliveries.c), the partitions it holds (bp_held.h) and, for
- * a consumer of several buckets, its scheduler (bp_scheduler.h); from
- * creation, through every record and rebalance, to destruction.
+ * bp_tracking.h - the tracking part of the consumer side: the hooks that
+ * keep what an active bucket consumer tracks while it runs (c->consumer,
+ * bp_consumer_side.h): the records each bucket delivered and the
+ * partitions it holds, with their start and lag (both counted in held/,
+ * bp_held.h) and, for a consumer of several buckets, its scheduler
+ * (bp_scheduler.h). In the order a consumer's life calls them
+ * (bp_tracking.c):
+ *
+ *   on_new()          bp_tracking_on_new(): the counters, and the
+ *                     scheduler when it serves two buckets or more;
+ *   a rebalance       the strategies (bp_strategy.h) call
+ *                     bp_tracking_adding() / bp_tracking_assigning() with
+ *                     the partitions of its buckets, bp_tracking_removing()
+ *                     / bp_tracking_revoking() as they go, and the start
+ *                     offsets part reports where each starts
+ *                     (bp_tracking_committed());
+ *   on_consume        each record counted for its bucket, and the
+ *                     scheduler woken when a decision may change;
+ *   on_destroy        the scheduler stopped, the held set freed.
+ *
+ * What the application reads of it: bp_consumer_bucket_stats()
+ * (bp_consumer_stats.c, public: include/bucket_priority.h).
  */
 #ifndef BP_TRACKING_H
 #define BP_TRACKING_H
