@@ -10,20 +10,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../include/bucket_priority.h"
-#include "../plugin/bp_client_layout.h"
-#include "../shared/bp_change.h"
-#include "../shared/bp_clock.h"
-#include "../shared/bp_escape.h"
-#include "../shared/bp_key.h"
-#include "../shared/bp_properties.h"
-#include "bp_consumer.h"
+#include "bucket_priority.h"
+#include "bp_client_layout.h"
+#include "bp_change.h"
+#include "bp_clock.h"
+#include "bp_escape.h"
+#include "bp_key.h"
+#include "bp_properties.h"
 #include "bp_consumer_side.h"
-#include "bp_kip848.h"
-#include "bp_kip848_conf.h"
-#include "bp_prefetch.h"
-#include "bp_rebalance.h"
-#include "bp_topic_count.h"
+#include "bp_strategy.h"
+#include "bp_conf.h"
+#include "bp_start_offsets.h"
 #include "bp_tracking.h"
 
 static rd_kafka_resp_err_t safety_on_consume(rd_kafka_t *rk,

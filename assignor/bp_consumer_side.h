@@ -1,12 +1,29 @@
 /*
- * bp_consumer_side.h - what the client's state holds for the consumer side
- * (c->consumer), in two parts: what the consumer's configuration said
+ * bp_consumer_side.h - the consumer side's face to the entry point: the
+ * consumer's part of the client's state (c->consumer) and its creation
+ * hook (bp_consumer_on_new(), bp_consumer.c).
+ *
+ * The consumer side in parts, from the top down (each explained at the top
+ * of its header):
+ *   bp_consumer.c  creation and the safety net;
+ *   strategy/      a rebalance event: the one decision and the three
+ *                  strategies (bp_strategy.h);
+ *   offsets/       where each assigned partition starts (bp_start_offsets.h);
+ *   conf/          what the properties become (bp_conf.h);
+ *   tracking/      the hooks that follow records and rebalances, and the
+ *                  statistics (bp_tracking.h);
+ *   scheduler/     a consumer of several buckets: which bucket delivers
+ *                  (bp_scheduler.h);
+ *   held/          what is counted: deliveries, partitions held, lag
+ *                  (bp_held.h).
+ *
+ * The state comes in two parts: what the consumer's configuration said
  * (props), and what it turned out to be once it runs (run: its mode, the
  * rebalance callback put in front of the application's, the list it is
- * handing that callback, the safety net's state, the caches, and
- * what a bucket consumer tracks while it runs, bp_tracking.h).
- * The entry point makes it with the client's state, copies it with the
- * configuration and frees it with it.
+ * handing that callback, the safety net's state, the caches, and what a
+ * bucket consumer tracks while it runs, bp_tracking.h). The entry point
+ * makes it with the client's state, copies it with the configuration and
+ * frees it with it.
  */
 #ifndef BP_CONSUMER_SIDE_H
 #define BP_CONSUMER_SIDE_H
@@ -14,10 +31,9 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#include "../plugin/bp_rdk.h"
-
-#include "bp_deliveries.h"
+#include "bp_rdk.h"
 #include "bp_held.h"
+#include "bp_client.h"
 
 struct bp_scheduler;
 
@@ -36,7 +52,7 @@ typedef enum {
         BP_PROTOCOL_CONSUMER,      /**< "consumer", librdkafka has it. */
         BP_PROTOCOL_CONSUMER_HELD  /**< "consumer" set after the bucket:
                                     *   librdkafka keeps "classic" until
-                                    *   on_new() (bp_kip848_conf.h). */
+                                    *   on_new() (bp_kip848_conf.c). */
 } bp_protocol_choice_t;
 
 /** What a bucket consumer turned out to be once it runs: the one value
@@ -45,36 +61,21 @@ typedef enum {
 typedef enum {
         /** The classic protocol: maps its assignments as indexes, and
          *  asks at each assignment whether the broker converted its group
-         *  (bp_migrate.h). */
+         *  (bp_migrate.c). */
         BP_CONSUMER_CLASSIC,
         /** The classic protocol, on a cluster that cannot describe groups
          *  to this client (an unsupported request, no answer): it no
          *  longer asks, and maps. */
         BP_CONSUMER_CLASSIC_UNASKED,
         /** A classic member of a group the broker runs as a consumer group
-         *  (a migration under way, bp_migrate.h): it keeps and pauses
+         *  (a migration under way, bp_migrate.c): it keeps and pauses
          *  until the group is classic again. */
         BP_CONSUMER_CONVERTED,
-        /** The next generation group protocol (KIP-848, bp_kip848.h): it
+        /** The next generation group protocol (KIP-848, bp_kip848.c): it
          *  keeps what the broker assigns and pauses the partitions
          *  outside its buckets. */
         BP_CONSUMER_KIP848
 } bp_consumer_mode_t;
-
-/** Which strategy serves one rebalance event, decided once per event
- *  (decide_strategy(), bp_rebalance.c). */
-typedef enum {
-        /** Map the group's indexes onto the bucket's partitions
-         *  (bp_classic.h). */
-        BP_STRATEGY_CLASSIC_MAPPING,
-        /** Keep what the broker assigned, incrementally, and pause what
-         *  is not the consumer's (bp_kip848.h). */
-        BP_STRATEGY_KEEP_AND_PAUSE,
-        /** A classic member of a converted group: keep the whole eager
-         *  assignment and pause what is not the consumer's
-         *  (bp_kip848.h, bp_migrate.h). */
-        BP_STRATEGY_CONVERTED_GROUP
-} bp_strategy_t;
 
 /** Configuration time: what the properties said (copied with the
  *  configuration). */
@@ -158,5 +159,19 @@ bp_consumer_side_t *bp_consumer_side_dup(const bp_consumer_side_t *src);
 
 /** Frees it. NULL is ignored. */
 void bp_consumer_side_destroy(bp_consumer_side_t *k);
+
+/*
+ * bp_consumer.c: the consumer side at client creation, called by the
+ * entry point (entry/bp_entry.c): checks what the configuration became,
+ * puts the mapping in front of the application's own rebalance callback,
+ * installs the safety net and starts tracking the consumer's buckets.
+ */
+
+/** Called from on_new() for every client. */
+rd_kafka_resp_err_t bp_consumer_on_new(bp_client_t *c,
+                                       rd_kafka_t *rk,
+                                       const rd_kafka_conf_t *conf,
+                                       char *errstr,
+                                       size_t errstr_size);
 
 #endif /* BP_CONSUMER_SIDE_H */

@@ -9,7 +9,7 @@
 
 #include <librdkafka/rdkafka.h>
 
-#include "bp_layout_stable.h"
+#include "bp_layout.h"
 
 int bpb_kip848_available(char *why, size_t why_size) {
         if (rd_kafka_version() >= BPB_KIP848_MIN_VERSION)

@@ -3,7 +3,7 @@
  * and the interceptors that own the bucket.priority.* properties and follow
  * a configuration from creation through copies to the client built from
  * it, handing each step to the producer side (partitioner/bp_producer.h)
- * and the consumer side (assignor/bp_consumer.h, bp_consumer_conf.h). The
+ * and the consumer side (assignor/bp_consumer_side.h, bp_conf.h). The
  * state they share, and all that both sides call, is the core below them
  * (plugin/).
  */
@@ -12,17 +12,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../include/bucket_priority.h"
-#include "../assignor/bp_consumer.h"
-#include "../assignor/bp_consumer_conf.h"
-#include "../assignor/bp_consumer_side.h"
-#include "../partitioner/bp_producer.h"
-#include "../partitioner/bp_producer_side.h"
-#include "../plugin/bp_client.h"
-#include "../plugin/bp_client_change.h"
-#include "../plugin/bp_registry.h"
-#include "../shared/bp_escape.h"
-#include "../shared/bp_properties.h"
+#include "bucket_priority.h"
+#include "bp_consumer_side.h"
+#include "bp_conf.h"
+#include "bp_producer.h"
+#include "bp_producer_side.h"
+#include "bp_client.h"
+#include "bp_client_layout.h"
+#include "bp_registry.h"
+#include "bp_escape.h"
+#include "bp_properties.h"
 
 const char *bp_version(void) {
         return BP_VERSION_STR;

@@ -34,7 +34,6 @@
 
 #include "bp_change.h"
 #include "bp_config.h"
-#include "bp_config_lookup.h"
 #include "bp_layout.h"
 
 #define PREFIX "bucket.priority."

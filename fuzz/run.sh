@@ -31,8 +31,7 @@ sources_of() {
   case $1 in
     fuzz_config) echo bp_config.c bp_config_next.c bp_config_lookup.c bp_change.c \
                       bp_fallback.c bp_list.c bp_escape.c bp_allocation.c \
-                      bp_layout.c bp_layout_order.c bp_layout_contiguous.c \
-                      bp_layout_stable.c ;;
+                      bp_layout.c ;;
     fuzz_key) echo bp_key.c bp_config.c bp_config_next.c bp_config_lookup.c \
                    bp_fallback.c bp_list.c bp_escape.c bp_allocation.c ;;
     *) return 1 ;;

@@ -4,10 +4,10 @@
 #ifndef BP_BUILTINS_H
 #define BP_BUILTINS_H
 
-#include "../plugin/bp_rdk.h"
+#include "bp_rdk.h"
 
-#include "../shared/bp_config.h"
-#include "../shared/bp_fallback.h"
+#include "bp_config.h"
+#include "bp_fallback.h"
 
 /**
  * The librdkafka partitioner called \p name ("murmur2_random", ...), or

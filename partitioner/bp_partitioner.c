@@ -7,13 +7,13 @@
  */
 #include <string.h>
 
-#include "../include/bucket_priority.h"
-#include "../shared/bp_escape.h"
-#include "../shared/bp_key.h"
-#include "../shared/bp_properties.h"
-#include "../plugin/bp_client.h"
-#include "../plugin/bp_client_layout.h"
-#include "../plugin/bp_registry.h"
+#include "bucket_priority.h"
+#include "bp_escape.h"
+#include "bp_key.h"
+#include "bp_properties.h"
+#include "bp_client.h"
+#include "bp_client_layout.h"
+#include "bp_registry.h"
 
 /* An out-of-range partition: librdkafka fails the record at once with
  * RD_KAFKA_RESP_ERR__UNKNOWN_PARTITION instead of queueing it. */

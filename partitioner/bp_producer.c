@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../include/bucket_priority.h"
-#include "../plugin/bp_registry.h"
-#include "../shared/bp_escape.h"
-#include "../shared/bp_properties.h"
+#include "bucket_priority.h"
+#include "bp_registry.h"
+#include "bp_escape.h"
+#include "bp_properties.h"
 #include "bp_builtins.h"
 #include "bp_producer.h"
 #include "bp_producer_side.h"

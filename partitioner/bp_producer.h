@@ -8,7 +8,7 @@
 #ifndef BP_PRODUCER_H
 #define BP_PRODUCER_H
 
-#include "../plugin/bp_client.h"
+#include "bp_client.h"
 
 /** Called from conf_init(): reads choices made before the plugin loaded
  *  (sticky.partitioning.linger.ms). */

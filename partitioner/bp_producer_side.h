@@ -9,7 +9,7 @@
 #ifndef BP_PRODUCER_SIDE_H
 #define BP_PRODUCER_SIDE_H
 
-#include "../plugin/bp_rdk.h"
+#include "bp_rdk.h"
 
 /* librdkafka's default (the same from 2.0.2 to 2.15.1): a value read before
  * the plugin loaded that equals it is taken as unset, anything else as the

@@ -91,15 +91,6 @@ int bp_is_bucket_topic(const bp_client_t *c, const char *topic) {
         return c->cfg.topic_set && !strcmp(topic, c->cfg.topic);
 }
 
-int bp_list_has_bucket_topic(const bp_client_t *c,
-                             const rd_kafka_topic_partition_list_t *list) {
-        int i;
-        for (i = 0; list && i < list->cnt; i++)
-                if (bp_is_bucket_topic(c, list->elems[i].topic))
-                        return 1;
-        return 0;
-}
-
 int bp_conf_log_level(const rd_kafka_conf_t *conf) {
         char v[16];
         size_t size = sizeof(v);

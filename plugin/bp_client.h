@@ -11,9 +11,9 @@
 
 #include "bp_rdk.h"
 
-#include "../shared/bp_config.h"
-#include "../shared/bp_key.h"
-#include "../shared/bp_layout.h"
+#include "bp_config.h"
+#include "bp_key.h"
+#include "bp_layout.h"
 
 /** The name the plugin registers its interceptors under. */
 #define BP_NAME "bucket-priority"
@@ -157,10 +157,6 @@ rd_kafka_conf_res_t bp_conf_set_own(bp_client_t *c, rd_kafka_conf_t *conf,
 
 /** 1 if \p topic is the client's bucket topic (bucket.priority.topic). */
 int bp_is_bucket_topic(const bp_client_t *c, const char *topic);
-
-/** 1 if \p list (NULL: none) holds a partition of the bucket topic. */
-int bp_list_has_bucket_topic(const bp_client_t *c,
-                             const rd_kafka_topic_partition_list_t *list);
 
 /** The client's log_level property (librdkafka's default 6 when it cannot
  *  be read). Not bp_conf_int(): 0 is a level of its own, not "unset". */

@@ -1,7 +1,9 @@
 /*
- * bp_client_layout.h - the layouts a client has computed, kept for its
- * lifetime (partition counts rarely vary): the current one read lock-free,
- * the others found under a lock.
+ * bp_client_layout.h - the layout a client uses at a partition count: its
+ * configuration's, or the one the step of a live layout change gives it;
+ * the layouts it has computed are kept for its lifetime (partition counts
+ * rarely vary): the current one read lock-free, the others found under a
+ * lock.
  */
 #ifndef BP_CLIENT_LAYOUT_H
 #define BP_CLIENT_LAYOUT_H
@@ -18,7 +20,7 @@ const bp_layout_t *bp_client_layout_slow(bp_client_t *c,
 
 /**
  * The same layout, computed and kept alike, but not made the current one:
- * for a thread that looks ahead (assignor/bp_prefetch.c) while the
+ * for a thread that looks ahead (assignor/offsets/bp_prefetch.c) while the
  * rebalance alone decides which layout the consumer maps with.
  */
 const bp_layout_t *bp_client_layout_aside(bp_client_t *c,
@@ -32,5 +34,24 @@ static inline const bp_layout_t *bp_client_layout(bp_client_t *c,
                 return l;
         return bp_client_layout_slow(c, partition_cnt);
 }
+
+/**
+ * The layout client \p c uses at \p partition_cnt: its configuration's, or
+ * during a layout change the one its step gives it (producers: where each
+ * bucket writes; consumers: what each bucket reads), logged with its
+ * fingerprint. NULL with \p errstr when none can be computed
+ * (plugin/bp_client_layout.c).
+ */
+bp_layout_t *bp_client_compute_layout(bp_client_t *c,
+                                      int32_t partition_cnt,
+                                      char *errstr,
+                                      size_t errstr_size);
+
+/**
+ * Sets c->change_home from the configuration, once, before the client's
+ * threads run: for each bucket a layout change removes, the bucket that
+ * reads its records after it (-1 for the others, and without a change).
+ */
+void bp_client_change_homes(bp_client_t *c);
 
 #endif /* BP_CLIENT_LAYOUT_H */

@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../include/bucket_priority.h"
-#include "../shared/bp_escape.h"
+#include "bucket_priority.h"
+#include "bp_escape.h"
 #include "bp_client.h"
 #include "bp_registry.h"
 

@@ -9,8 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bp_config_lookup.h"
-#include "bp_config_next.h"
+#include "bp_config.h"
 #include "bp_properties.h"
 
 /* Partition p is written by its current bucket's records at every step

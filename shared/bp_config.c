@@ -15,8 +15,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "bp_config_lookup.h"
-#include "bp_config_next.h"
 #include "bp_escape.h"
 #include "bp_fallback.h"
 #include "bp_list.h"
@@ -218,14 +216,12 @@ static bp_set_result_t set_layout(bp_config_t *c, const char *name,
 
 static bp_set_result_t set_within(bp_config_t *c, const char *name,
                                   const char *v, char *err, size_t errsz) {
-        if (!strcmp(v, "roundrobin"))
-                c->within = BP_WITHIN_ROUNDROBIN;
-        else if (!strcmp(v, "hash"))
-                c->within = BP_WITHIN_HASH;
-        else
-                return fail(err, errsz, name, v,
-                            "expected \"roundrobin\" or \"hash\"");
-        return BP_SET_OK;
+        int hash = 0;
+        bp_set_result_t r =
+            one_of_two(name, v, "roundrobin", "hash", &hash, err, errsz);
+        if (r == BP_SET_OK)
+                c->within = hash ? BP_WITHIN_HASH : BP_WITHIN_ROUNDROBIN;
+        return r;
 }
 
 static bp_set_result_t set_fallback(bp_config_t *c, const char *name,
@@ -580,27 +576,4 @@ bp_set_result_t bp_config_set(bp_config_t *cfg,
 
 int bp_config_is_touched(const bp_config_t *cfg) {
         return cfg->touched;
-}
-
-int bp_config_check_complete(const bp_config_t *cfg,
-                             char *errstr,
-                             size_t errstr_size) {
-        const char *missing = NULL;
-        bp_config_t next;
-        if (!cfg->topic_set)
-                missing = BP_PROP_TOPIC;
-        else if (cfg->bucket_cnt == 0)
-                missing = BP_PROP_BUCKETS;
-        else if (cfg->allocation_cnt == 0)
-                missing = BP_PROP_ALLOCATION;
-        if (!missing && cfg->next.set &&
-            bp_config_next(cfg, &next, errstr, errstr_size))
-                return -1;
-        if (!missing)
-                return 0;
-        snprintf(errstr, errstr_size,
-                 "%s is not set; the bucket-priority plugin needs "
-                 "%s, %s and %s",
-                 missing, BP_PROP_TOPIC, BP_PROP_BUCKETS, BP_PROP_ALLOCATION);
-        return -1;
 }

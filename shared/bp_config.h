@@ -4,7 +4,12 @@
  *
  * The plugin feeds every property set on a librdkafka configuration through
  * bp_config_set(); a value is applied only if the whole configuration stays
- * valid, so a failed set leaves the previous state untouched.
+ * valid, so a failed set leaves the previous state untouched (bp_config.c).
+ * Around it: a bucket found by its name (bp_config_lookup.c), the
+ * configuration a live layout change moves to (bp_config_next.c), and which
+ * client properties say how to reach the cluster, for the helper clients
+ * built from a user's configuration (bp_connection.c). The property names
+ * are in bp_properties.h, the bounds on every input in bp_limits.h.
  */
 #ifndef BP_CONFIG_H
 #define BP_CONFIG_H
@@ -74,7 +79,7 @@ typedef enum {
         BP_HOLD_QUEUE = 1  /**< Keep what was fetched: each bucket's
                             *   records wait in a queue of their own, and
                             *   a higher bucket's are moved ahead of the
-                            *   lower ones (bp_sched_queues.h). */
+                            *   lower ones (bp_sched_queues.c). */
 } bp_hold_t;
 
 /** One bucket's name (its share is in bp_config_t.allocation). */
@@ -153,15 +158,6 @@ bp_set_result_t bp_config_set(bp_config_t *cfg,
                               char *errstr,
                               size_t errstr_size);
 
-/**
- * Checks that the properties a bucket topic needs are all present (topic,
- * buckets, allocation). Returns 0 if so, else -1 with \p errstr naming
- * what is missing.
- */
-int bp_config_check_complete(const bp_config_t *cfg,
-                             char *errstr,
-                             size_t errstr_size);
-
 /** Returns 1 if any bucket.priority.* property was set at all. */
 int bp_config_is_touched(const bp_config_t *cfg);
 
@@ -177,5 +173,58 @@ int bp_allocation_parse(const char *s,
 
 /** Writes allocation \p units as a percentage without trailing zeros. */
 void bp_allocation_format(uint32_t units, char *buf, size_t size);
+
+/*
+ * bp_config_lookup.c: finding a bucket of a configuration by its name.
+ */
+
+/** Index of the bucket named [name, name+len) in \p cfg, or -1. */
+int bp_config_find_bucket(const bp_config_t *cfg,
+                          const char *name,
+                          size_t len);
+
+/*
+ * bp_config_next.c: the configuration a live layout change moves to, and
+ * whether a configuration is complete.
+ */
+
+/**
+ * Fills \p next with the configuration the change of \p cfg moves to: cfg
+ * with next.buckets, next.allocation and next.layout where set, and its
+ * fallback resolved against the next buckets. Returns 0, or -1 with
+ * \p errstr naming the property and why (counts that differ, a fallback
+ * bucket the change removes, a built-in fallback partitioner).
+ */
+int bp_config_next(const bp_config_t *cfg,
+                   bp_config_t *next,
+                   char *errstr,
+                   size_t errstr_size);
+
+/**
+ * Checks that the properties a bucket topic needs are all present (topic,
+ * buckets, allocation). Returns 0 if so, else -1 with \p errstr naming
+ * what is missing.
+ */
+int bp_config_check_complete(const bp_config_t *cfg,
+                             char *errstr,
+                             size_t errstr_size);
+
+/*
+ * bp_connection.c: which client properties say how to reach and
+ * authenticate to the cluster. The side clients the project builds from a
+ * user's configuration (bp-audit, and the plugin's reader of sibling
+ * groups' offsets) take these and nothing else: no plugin, no group
+ * settings, no application callbacks.
+ */
+
+/**
+ * 1 when \p name is a connection, security or identity property: the
+ * bootstrap list (bootstrap.servers, metadata.broker.list),
+ * security.protocol, sasl.*, ssl.*, enable.ssl.certificate.verification,
+ * enable.sasl.oauthbearer.unsecure.jwt, https.* (OIDC), socket.*,
+ * api.version.*, broker.version.fallback, broker.address.family,
+ * client.dns.lookup, client.id and debug. 0 for anything else.
+ */
+int bp_connection_property(const char *name);
 
 #endif /* BP_CONFIG_H */

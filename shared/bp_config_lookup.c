@@ -1,7 +1,7 @@
 /*
  * bp_config_lookup.c - finding a bucket of a configuration by its name.
  */
-#include "bp_config_lookup.h"
+#include "bp_config.h"
 
 #include <string.h>
 

@@ -1,14 +1,14 @@
 /*
  * bp_config_next.c - the configuration a live layout change moves to:
  * the current one with the bucket.priority.next.* values (bp_change.h
- * plans the change itself).
+ * plans the change itself); and whether a configuration is complete,
+ * which includes that its next one can be made.
  */
-#include "bp_config_next.h"
+#include "bp_config.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "bp_config_lookup.h"
 #include "bp_fallback.h"
 #include "bp_properties.h"
 
@@ -77,4 +77,27 @@ int bp_config_next(const bp_config_t *cfg,
                 }
         }
         return 0;
+}
+
+int bp_config_check_complete(const bp_config_t *cfg,
+                             char *errstr,
+                             size_t errstr_size) {
+        const char *missing = NULL;
+        bp_config_t next;
+        if (!cfg->topic_set)
+                missing = BP_PROP_TOPIC;
+        else if (cfg->bucket_cnt == 0)
+                missing = BP_PROP_BUCKETS;
+        else if (cfg->allocation_cnt == 0)
+                missing = BP_PROP_ALLOCATION;
+        if (!missing && cfg->next.set &&
+            bp_config_next(cfg, &next, errstr, errstr_size))
+                return -1;
+        if (!missing)
+                return 0;
+        snprintf(errstr, errstr_size,
+                 "%s is not set; the bucket-priority plugin needs "
+                 "%s, %s and %s",
+                 missing, BP_PROP_TOPIC, BP_PROP_BUCKETS, BP_PROP_ALLOCATION);
+        return -1;
 }

@@ -1,8 +1,8 @@
 /*
  * bp_connection.c - the list of connection, security and identity
- * properties (see bp_connection.h).
+ * properties (see bp_config.h).
  */
-#include "bp_connection.h"
+#include "bp_config.h"
 
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /*
  * bp_grow.c - growing an array whose new elements start zeroed.
  */
-#include "bp_grow.h"
+#include "bp_list.h"
 
 #include <stdlib.h>
 #include <string.h>

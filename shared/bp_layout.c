@@ -1,13 +1,145 @@
 /*
- * bp_layout.c - building a layout object from either layout's assignment
- * (bp_layout_contiguous.c, bp_layout_stable.c).
+ * bp_layout.c - the layout math, read top to bottom (see bp_layout.h): the
+ * priority order both layouts hand partitions out in, the contiguous
+ * layout's bucket sizes as the Java reference computes them, the
+ * growth-stable layout, and the layout object built from either.
  */
 #include "bp_layout.h"
-#include "bp_properties.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "bp_properties.h"
+
+/* ---- The priority order both layouts hand partitions out in. ---- */
+void bp_layout_priority_order(const uint32_t *allocation, int n, int *order) {
+        int i, j;
+        /* Insertion sort: stable, and n is at most BP_MAX_BUCKETS. */
+        for (i = 0; i < n; i++) {
+                for (j = i; j > 0 && allocation[order[j - 1]] < allocation[i];
+                     j--)
+                        order[j] = order[j - 1];
+                order[j] = i;
+        }
+}
+
+/*
+ * ---- The contiguous layout's bucket sizes. ----
+ *
+ * Computed the way the Java reference computes them so that both agree
+ * partition for partition: each share is a single precision float,
+ * rounded half up (Java's Math.round), leftovers go round robin in
+ * priority order, and the ranges are cut off at the partition count.
+ */
+
+/* Java's Math.round(float): floor(x + 1/2) computed exactly. */
+static int32_t java_round(float x) {
+        return (int32_t)floor((double)x + 0.5);
+}
+
+void bp_layout_reference_sizes(const uint32_t *allocation,
+                               int n,
+                               int32_t partition_cnt,
+                               int32_t *sizes) {
+        int order[BP_MAX_BUCKETS], k;
+        int32_t total = 0, left, at = 0;
+
+        bp_layout_priority_order(allocation, n, order);
+        for (k = 0; k < n; k++) {
+                /* (float)allocation / 100 with allocation in percent. */
+                float share = (float)allocation[order[k]] /
+                              (float)BP_ALLOCATION_UNITS;
+                float exact = share * (float)partition_cnt;
+                sizes[order[k]] = java_round(exact);
+                total += sizes[order[k]];
+        }
+        for (k = 0, left = partition_cnt - total; left > 0; k++, left--)
+                sizes[order[k % n]]++;
+        /* Ranges are handed out from partition 0 until none are left. */
+        for (k = 0; k < n; k++) {
+                int32_t room = partition_cnt - at;
+                if (sizes[order[k]] > room)
+                        sizes[order[k]] = room;
+                at += sizes[order[k]];
+        }
+}
+
+/*
+ * ---- The growth-stable layout. ----
+ *
+ * Partitions are dealt out one at a time, 0, 1, 2, ..., as a uniprocessor
+ * earliest-deadline-first schedule of "Pfair" windows: the j-th partition of
+ * a bucket with share w may go to any partition number in
+ * [floor((j-1)/w), ceil(j/w)). Because the shares add up to exactly one,
+ * EDF meets every window, so after any number of partitions P each bucket
+ * holds floor(wP) or ceil(wP) of them, and the bucket of partition p never
+ * depends on how many partitions follow it. All arithmetic is exact
+ * integer arithmetic on the fixed point allocations.
+ */
+/* Earliest partition number the j-th partition (1-based) may take. */
+static int64_t release_of(uint32_t units, int64_t j) {
+        return (j - 1) * (int64_t)BP_ALLOCATION_UNITS / units;
+}
+
+/* Partition number before which the j-th partition must be placed. */
+static int64_t deadline_of(uint32_t units, int64_t j) {
+        int64_t num = j * (int64_t)BP_ALLOCATION_UNITS;
+        return (num + units - 1) / units;
+}
+
+/* The bucket that gets partition p, given how many each already holds. */
+static int next_bucket(const uint32_t *allocation, int n, const int *order,
+                       const int64_t *held, int64_t p) {
+        int k, best = -1;
+        int64_t best_deadline = 0, d;
+
+        /* Ties go to the higher priority bucket: scan in priority order. */
+        for (k = 0; k < n; k++) {
+                int b = order[k];
+                if (release_of(allocation[b], held[b] + 1) > p)
+                        continue;
+                d = deadline_of(allocation[b], held[b] + 1);
+                if (best < 0 || d < best_deadline) {
+                        best          = b;
+                        best_deadline = d;
+                }
+        }
+        return best < 0 ? order[0] : best; /* best < 0 cannot happen when
+                                             * the shares sum to one */
+}
+
+void bp_layout_stable_assign(const uint32_t *allocation,
+                             int n,
+                             int32_t partition_cnt,
+                             uint8_t *bucket_of) {
+        int order[BP_MAX_BUCKETS], b;
+        int64_t held[BP_MAX_BUCKETS] = {0};
+        int32_t p;
+
+        bp_layout_priority_order(allocation, n, order);
+        for (p = 0; p < partition_cnt; p++) {
+                b            = next_bucket(allocation, n, order, held, p);
+                bucket_of[p] = (uint8_t)b;
+                held[b]++;
+        }
+}
+
+int32_t bp_layout_stable_min(const uint32_t *allocation, int n) {
+        int order[BP_MAX_BUCKETS], b, empty = n;
+        int64_t held[BP_MAX_BUCKETS] = {0}, p;
+
+        bp_layout_priority_order(allocation, n, order);
+        for (p = 0; empty > 0 && p < BP_MAX_PARTITIONS; p++) {
+                b = next_bucket(allocation, n, order, held, p);
+                if (held[b]++ == 0)
+                        empty--;
+        }
+        return (int32_t)p;
+}
+
+/* ---- The layout object, built from either layout's assignment. ---- */
 
 /* Contiguous: bucket ranges in priority order, sizes from the reference,
  * then every empty bucket takes one partition from the largest bucket. */

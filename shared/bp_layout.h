@@ -3,7 +3,11 @@
  *
  * Pure math on (allocations, partition count, layout kind); the producer
  * and every consumer compute the same answer independently, which is what
- * lets them agree without talking to each other.
+ * lets them agree without talking to each other. bp_layout_compute()
+ * hands the partitions out in the buckets' priority order under one of
+ * two layouts: contiguous, bucket sizes as the reference computes them, or
+ * growth-stable, where a partition's bucket depends only on its number and
+ * the allocations. All of it is in bp_layout.c, in that order.
  */
 #ifndef BP_LAYOUT_H
 #define BP_LAYOUT_H
@@ -12,10 +16,8 @@
 #include <stdint.h>
 
 #include "bp_config.h"
-/* The two layouts and the order they share, for the callers of both. */
-#include "bp_layout_contiguous.h"
-#include "bp_layout_order.h"
-#include "bp_layout_stable.h"
+#include "bp_limits.h"
+
 
 /** An immutable layout for one partition count. */
 typedef struct bp_layout {
@@ -42,5 +44,44 @@ bp_layout_t *bp_layout_compute(const bp_config_t *cfg,
 
 /** Frees a layout from bp_layout_compute(). NULL is ignored. */
 void bp_layout_destroy(bp_layout_t *layout);
+
+/* The priority order of the buckets, which both layouts share. */
+
+/**
+ * Fills \p order with the bucket indexes in priority order: allocation
+ * descending, ties in configuration order. Both layouts hand partitions out
+ * in this order.
+ */
+void bp_layout_priority_order(const uint32_t *allocation, int n, int *order);
+
+/* The contiguous layout: bucket sizes as the reference computes them. */
+
+/**
+ * Contiguous sizes exactly as the reference computes them (single precision
+ * shares, Math.round, leftovers round robin, truncated at the partition
+ * count), before our rule that every bucket gets one partition. Used by the
+ * layout and by the tests as the reference oracle's counterpart.
+ */
+void bp_layout_reference_sizes(const uint32_t *allocation,
+                               int n,
+                               int32_t partition_cnt,
+                               int32_t *sizes);
+
+/* The growth-stable layout. */
+
+/**
+ * Stable layout: writes the bucket of each partition 0..partition_cnt-1.
+ * The bucket of partition p depends only on p and the allocations.
+ */
+void bp_layout_stable_assign(const uint32_t *allocation,
+                             int n,
+                             int32_t partition_cnt,
+                             uint8_t *bucket_of);
+
+/**
+ * The smallest partition count at which every bucket holds at least one
+ * partition under the stable layout.
+ */
+int32_t bp_layout_stable_min(const uint32_t *allocation, int n);
 
 #endif /* BP_LAYOUT_H */

@@ -1,7 +1,7 @@
 /*
- * bp_ranges.c - partition lists written as ranges (see bp_ranges.h).
+ * bp_ranges.c - partition lists written as ranges (see bp_list.h).
  */
-#include "bp_ranges.h"
+#include "bp_list.h"
 
 #include <stdio.h>
 

@@ -1,7 +1,7 @@
 /*
  * bp_schedule.h - the decisions of the scheduler of a consumer serving
  * several buckets (bucket.priority.schedule), as pure functions: no
- * librdkafka, no clock, no threads. The scheduler (assignor/bp_scheduler.c)
+ * librdkafka, no clock, no threads. The scheduler (assignor/scheduler/bp_sched_thread.c)
  * measures, calls these with what it measured and the time, and pauses or
  * resumes what they say. Buckets are numbered by rank: their order in the
  * consumer's bucket.priority.bucket list, rank 0 first.

@@ -2,7 +2,7 @@
  * tk_metadata.c - a topic's metadata, fresh from the cluster, and its
  * partition count, for the broker suite's clients and the demo. (The
  * plugin reads the count through its own binding to the host's librdkafka:
- * assignor/bp_rebalance.c.)
+ * assignor/strategy/bp_rebalance.c.)
  */
 #include "testkit.h"
 

@@ -21,7 +21,7 @@
 #include "audit/audit_owner.h"
 #include "audit/audit_props.h"
 #include "audit/audit_report.h"
-#include "bp_connection.h"
+#include "bp_config.h"
 #include "bp_mapping.h"
 
 #include "audit_test_util.h"

@@ -27,7 +27,7 @@
 #include "audit/audit_owner.h"
 #include "audit/audit_report.h"
 #include "audit_test_util.h"
-#include "bp_ranges.h"
+#include "bp_list.h"
 
 #define PARTS 12
 

@@ -23,7 +23,6 @@
 
 #include "bp_change.h"
 #include "bp_config.h"
-#include "bp_config_lookup.h"
 
 static void set_ok(bp_config_t *cfg, const char *name, const char *value) {
         char err[512];

@@ -19,7 +19,6 @@
 #include <string.h>
 
 #include "bp_config.h"
-#include "bp_config_lookup.h"
 #include "bp_fallback.h"
 
 #define P_TOPIC "bucket.priority.topic"

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "audit_lag.h"
-#include "bp_config_lookup.h"
+#include "bp_config.h"
 #include "audit_owner.h"
 #include "bp_escape.h"
 #include "bp_key.h"

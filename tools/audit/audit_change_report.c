@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "audit_change.h"
-#include "bp_ranges.h"
+#include "bp_list.h"
 #include "bp_escape.h"
 
 /* "critical 8-11, bulk 6-7" */

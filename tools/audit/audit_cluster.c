@@ -10,10 +10,9 @@
 
 #include "audit_change.h"
 #include "bp_clock.h"
-#include "bp_config_lookup.h"
+#include "bp_config.h"
 #include "audit_classify.h"
 #include "audit_report.h"
-#include "bp_connection.h"
 #include "bp_list.h"
 
 

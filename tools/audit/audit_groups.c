@@ -16,7 +16,7 @@
 #include "audit_classify.h"
 #include "audit_kip848.h"
 #include "bp_clock.h"
-#include "bp_config_lookup.h"
+#include "bp_config.h"
 #include "bp_list.h"
 
 #define MAX_GROUPS 256

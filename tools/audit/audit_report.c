@@ -7,7 +7,7 @@
 
 #include "audit_change_report.h"
 #include "audit_lag.h"
-#include "bp_ranges.h"
+#include "bp_list.h"
 #include "bp_escape.h"
 
 #define JSON_STR_SIZE (6 * 512 + 1)
