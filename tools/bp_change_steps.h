@@ -3,7 +3,7 @@
  * step is rolled, as the operators' tools (bp-layout, bp-audit) show it:
  * the layout producers write with and the one consumers read, with the
  * configuration whose bucket names index it, so that fingerprints come
- * out as the plugin logs them (plugin/bp_client_change.c): a client on
+ * out as the plugin logs them (plugin/bp_client_layout.c): a client on
  * next.step K fingerprints bp_change_route_layout() or
  * bp_change_read_layout() with its current configuration; a client given
  * the next values as its main properties fingerprints the next layout.
