@@ -53,6 +53,9 @@ typedef struct sched_harness {
         const char *queue_min;
         /* bucket.priority.hold of the scheduled consumers, when set. */
         const char *hold;
+        /* bucket.priority.hold of the consumer that joins in the scenario,
+         * when it differs from the first one's (a rolling restart). */
+        const char *hold_second;
 } sched_harness_t;
 
 extern sched_harness_t harness;
@@ -118,7 +121,8 @@ typedef struct probe {
         long delivered[2];    /* critical, bulk */
         long by_partition[PARTS]; /* records delivered per partition */
         int64_t last_offset[PARTS]; /* of the last record delivered */
-        long reordered; /* records behind a later one of their partition */
+        long reordered; /* records read for the first time behind a later
+                         * one of their partition */
         /* strict */
         long episode, max_episode, episodes;
         int64_t max_critical_lag; /* seen at critical deliveries */
