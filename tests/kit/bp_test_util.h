@@ -109,18 +109,18 @@ void bp_test_incremental_cb(rd_kafka_t *rk,
 
 /* The scheduler's strict bound in the mock tests (test_mock_scheduler,
  * test_mock_kip848_sched): bulk records a strict consumer delivers while
- * its critical lag is above its threshold, per episode. Natively 50: what
- * the application consumes in about a millisecond plus a wake-up of the
- * scheduler, at ~100 us of work a record. Under AddressSanitizer the work
- * and the wake-ups run several times slower, and CI's ASan pass shares 2
- * cores with the rest (one run saw 79): 3 times that, the margin a loaded
- * 2-core machine keeps; the controls' runs of thousands stay far above
- * it. Speed itself is judged by the benchmark (docs/benchmarks.md). */
+ * its critical lag is above its threshold, per episode. On a quiet
+ * machine 50 holds (BP_TEST_STRICT_BOUND_NATIVE: what the application
+ * consumes in about a millisecond plus a wake-up of the scheduler, at
+ * ~100 us of work a record; measured worst 5 to 18). The tests assert 6
+ * times that, the margin a loaded 2-core machine keeps: a full
+ * `tests/run-all.sh` on a fresh clone saw 79 under AddressSanitizer, and
+ * test_strict_full_queue saw 197 in a plain build while other builds and
+ * tests shared the 2 cores. The controls, without a scheduler, deliver
+ * thousands in a row (4 762 measured), so the bound still tells
+ * scheduling from none; how fast the scheduler reacts is judged by the
+ * benchmark (docs/benchmarks.md), never by a timed test. */
 #define BP_TEST_STRICT_BOUND_NATIVE 50
-#if defined(__SANITIZE_ADDRESS__)
-#define BP_TEST_STRICT_BOUND (3 * BP_TEST_STRICT_BOUND_NATIVE)
-#else
-#define BP_TEST_STRICT_BOUND BP_TEST_STRICT_BOUND_NATIVE
-#endif
+#define BP_TEST_STRICT_BOUND (6 * BP_TEST_STRICT_BOUND_NATIVE)
 
 #endif /* BP_TEST_UTIL_H */
