@@ -113,6 +113,7 @@ if [ "${BP_SKIP_TSAN:-0}" != 1 ]; then
   tests/tsan/run-tsan.sh
   # The scheduler's thread against the application's, once (about 90 s);
   # its timing bounds are asserted by the other passes.
-  BP_TEST_NO_TIMING=1 TSAN_REPEAT=1 tests/tsan/run-tsan.sh test_mock_scheduler
+  BP_TEST_NO_TIMING=1 TSAN_REPEAT=1 tests/tsan/run-tsan.sh test_mock_scheduler \
+    test_mock_sched_queue
 fi
 echo "=== all test passes succeeded"

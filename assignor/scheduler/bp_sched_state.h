@@ -103,11 +103,19 @@ struct bp_scheduler {
          * cleared while the scheduler runs). */
         int want_queues;
         _Atomic int hold_queues;
-        rd_kafka_queue_t *consumer_q, *holding_q;
+        rd_kafka_queue_t *consumer_q, *front_q, *holding_q;
         rd_kafka_queue_t *rank_q[BP_MAX_BUCKETS];
-        pthread_mutex_t splice_lock;  /* one splice or append at a time */
+        pthread_mutex_t splice_lock;  /* one move at a time; guards: */
+        _Atomic int fronted;          /* the consumer queue forwards to
+                                       * front_q (from the first record) */
+        uint64_t in_front;            /* bit r: rank r moved to the front,
+                                       * not yet known all taken */
+        uint64_t proof_at;            /* a lowest-rank record taken at
+                                       * this count or later knows it */
+        _Atomic uint64_t taken;       /* records taken (on_consume) */
+        _Atomic uint64_t low_taken_at; /* count of the last lowest-rank */
         int64_t route_until_ms;       /* held->lock: route at decisions */
-        _Atomic uint64_t splices;     /* moves to the front, for the log */
+        _Atomic uint64_t splices;     /* moves to the front */
 
         _Atomic uint64_t paused_ranks; /* bit r: rank r paused */
         _Atomic int64_t next_wake_us;
@@ -177,38 +185,51 @@ void bp_sched_evaluate(bp_scheduler_t *s);
  * librdkafka puts each partition's fetched records on the partition's
  * fetch queue, which forwards to the consumer queue that
  * rd_kafka_consumer_poll() serves. Here each held partition's fetch queue
- * forwards instead to a queue of its bucket:
+ * forwards instead to a queue of its bucket, and the consumer queue itself
+ * forwards to a *front queue* of the plugin's, which poll then serves:
  *
  *   partition fetch queues ──▶ rank 0 queue ─┐ (moved in by a splice)
  *                          ──▶ rank 1 queue ─┤
- *                          ──▶ lowest rank ──┴──▶ consumer queue ──▶ poll
- *                                  (flows in continuously)
+ *                          ──▶ lowest rank ──┴──▶ front queue ◀── consumer
+ *                                  (flows in continuously)   │     queue
+ *                                                            ▼
+ *                                                          poll
  *
- * The lowest bucket's queue forwards into the consumer queue all the time.
- * A higher bucket's records enter the consumer queue only by a *splice*,
- * which puts them at its front: the lowest queue stops forwarding, the
- * consumer queue's content moves aside into a holding queue, the higher
- * queues' records move into the emptied consumer queue (highest first),
- * the held records follow, and the lowest queue forwards again. Every
- * move is rd_kafka_queue_forward(), which appends a queue's whole content
- * to another, in order, and drops nothing.
+ * The lowest bucket's queue forwards into the front queue all the time. A
+ * higher bucket's records enter it only by a *splice*, which puts them at
+ * its front: the lowest queue stops forwarding, the front queue's content
+ * moves aside into a holding queue, the higher queues' records move into
+ * the emptied front queue (highest first), the held records follow, and
+ * the lowest queue forwards again. When the front queue is empty, waiting
+ * records are simply appended. Every move is rd_kafka_queue_forward(),
+ * which appends a queue's whole content to another, in order, and drops
+ * nothing.
  *
- * When a splice may run, so that no partition's records are delivered out
- * of order: the consumer queue then holds records of this rank and above
- * only at its front, in rank order, so while the application takes a
- * record of rank k, every record still queued is of rank k or lower
- * priority; splicing the ranks above k then puts nothing of theirs behind
- * a record of their own. So:
- *   - on_consume, on the application's thread (bp_sched_queues_taken()):
- *     the record taken is of rank k, and ranks above k have records
- *     waiting: they are spliced in front;
- *   - the scheduler thread (bp_sched_queues_tick()): when the consumer
- *     queue is empty (the application waits in poll), waiting records of
- *     the higher ranks are appended, which is the front too.
- * The splice redirects the consumer queue for a moment, so it runs only
- * on the application's thread inside poll: rd_kafka_consumer_close()
- * redirects that queue too, and is called by that thread, not during its
- * poll. The scheduler thread only appends.
+ * Why a front queue of the plugin's: a splice redirects the queue it
+ * rearranges for a moment, and rd_kafka_consumer_close() redirects the
+ * consumer queue (to a queue of its own, which it serves until the group
+ * is left). Splicing the consumer queue itself could undo that redirection
+ * and hang the close, so it could only be done on the application's
+ * thread inside poll. The plugin never redirects the consumer queue but
+ * once: at the first record taken (on_consume, inside poll), to the front
+ * queue; before that, waiting records are only appended to an empty
+ * consumer queue. So a splice may run on any thread at any time, and the
+ * scheduler thread makes one as soon as a higher bucket's records arrive
+ * (librdkafka's queue event wakes it), not only when the application takes
+ * its next record. A close simply stops serving the front queue.
+ *
+ * When a splice may move a rank, so that no partition's records are
+ * delivered out of order: only while none of that rank's records moved
+ * before can still be in the front queue (in_front), and only ranks above
+ * every rank still there. A rank's moved records are known taken when the
+ * front queue is empty, or once a record of the lowest rank is taken that
+ * was popped after the move ended: the lowest rank only ever enters behind
+ * everything moved. With one thread polling (librdkafka's and every
+ * client's model), the record taken two on_consume calls after a move
+ * ended was popped after it (one after, for a move made inside
+ * on_consume). A rank whose moved records were dropped by poll (a
+ * revocation's version barrier) is freed the same way, so none stays
+ * stuck.
  *
  * librdkafka facts this stands on (its source, 2.0.2 to 2.15):
  *   - a forward set by the application (rd_kafka_queue_forward() on a
@@ -218,7 +239,11 @@ void bp_sched_evaluate(bp_scheduler_t *s);
  *     one, at every decision (a stop that lands late would otherwise leave
  *     the partition's records on its own queue);
  *   - a record of a partition revoked since it was fetched is dropped by
- *     poll (its version barrier), wherever it waited.
+ *     poll (its version barrier), wherever it waited;
+ *   - poll follows the consumer queue's forward, and a queue's content
+ *     moved by a forward wakes a poll waiting on the destination;
+ *   - the consumer queue's forward is set by librdkafka only in
+ *     rd_kafka_consumer_close(), and on_destroy runs after that close.
  */
 
 /** With held->lock held, at the first assignment (the consumer queue
@@ -232,13 +257,14 @@ int bp_sched_queues_start(bp_scheduler_t *s);
  *  window in which decisions route again) and while that window lasts. */
 void bp_sched_queues_route(bp_scheduler_t *s, int assigning);
 
-/** on_consume, the application took a record of rank \p rank: splices
- *  the waiting records of the ranks above it in front. */
+/** on_consume, the application took a record of rank \p rank: at the
+ *  first, the consumer queue forwards to the front queue; then records
+ *  waiting in the higher ranks are moved to the front where they may be. */
 void bp_sched_queues_taken(bp_scheduler_t *s, int rank);
 
 /** The scheduler thread, with held->lock held: routes again in the window
- *  after an assignment, and appends the higher ranks' waiting records to
- *  an empty consumer queue. */
+ *  after an assignment, and moves the higher ranks' waiting records to the
+ *  front where they may be. */
 void bp_sched_queues_tick(bp_scheduler_t *s);
 
 /** Records waiting in the queue of rank \p rank (not yet in the consumer

@@ -76,6 +76,11 @@ void producer_stop(producer_t *p) {
         rd_kafka_destroy(p->rk);
 }
 
+void produce_critical_now(producer_t *p) {
+        produce_one(p, "critical", harness.next_critical_id++);
+        rd_kafka_flush(p->rk, 10000);
+}
+
 /* Writes ids [from, to) to \p bucket in batches of at most \p batch. */
 void produce_range(const char *bucket, int from, int to,
                    const char *batch) {

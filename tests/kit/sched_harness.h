@@ -89,6 +89,10 @@ typedef struct producer {
 void producer_start(producer_t *p, const char *batch);
 void producer_stop(producer_t *p);
 
+/* Writes the next critical id through \p p and waits for its
+ * acknowledgement. */
+void produce_critical_now(producer_t *p);
+
 /* Writes ids [from, to) to \p bucket in batches of at most \p batch. */
 void produce_range(const char *bucket, int from, int to, const char *batch);
 

@@ -346,84 +346,6 @@ static void test_strict_queue_rebalance(void **state) {
         expect_strict_held(worst);
 }
 
-/* An application that polls on one thread and closes the consumer from
- * another, the way docs/consumer-several-buckets.md asks with
- * hold=queue: it stops polling first. The polling thread stops at any
- * point of the flow (critical records being moved to the front of queued
- * bulk records at every few polls); the close from the other thread then
- * returns, and nothing crashes.
- *
- * Not tested, because it fails: polling on while another thread closes.
- * The move to the front redirects the consumer queue, and the close
- * redirects it too; one close in about nine hung on the mock cluster
- * (librdkafka 2.0.2 and 2.15.1; none in 24 with a plain consumer). */
-typedef struct polling {
-        rd_kafka_t *rk;
-        atomic_int stop;
-        atomic_long critical, bulk;
-} polling_t;
-
-static void *poll_until_stopped(void *arg) {
-        polling_t *pl = arg;
-        while (!atomic_load(&pl->stop)) {
-                rd_kafka_message_t *m = rd_kafka_consumer_poll(pl->rk, 10);
-                if (!m)
-                        continue;
-                if (!m->err && m->key_len > 0)
-                        atomic_fetch_add(((const char *)m->key)[0] == 'c'
-                                             ? &pl->critical
-                                             : &pl->bulk,
-                                         1);
-                rd_kafka_message_destroy(m);
-        }
-        return NULL;
-}
-
-static void test_strict_queue_close_elsewhere(void **state) {
-        int round;
-        (void)state;
-        for (round = 0; round < 3; round++) {
-                char group[64];
-                probe_t pr;
-                polling_t pl = {0};
-                stream_t st;
-                pthread_t t;
-                long t0, waited, close_ms, critical, bulk;
-                int seen;
-
-                snprintf(group, sizeof(group), "close-elsewhere-%d", round);
-                harness.hold = "queue";
-                probe_start(&pr, group, "strict", "0");
-                harness.hold = NULL;
-                stream_start(&st, 2, 5);
-                pl.rk = pr.rk;
-                assert_int_equal(
-                    pthread_create(&t, NULL, poll_until_stopped, &pl), 0);
-                /* Both buckets flowing: critical records moved ahead of
-                 * queued bulk records at every few polls. */
-                t0 = tk_now_ms();
-                while (!(seen = atomic_load(&pl.critical) >= 100 &&
-                                atomic_load(&pl.bulk) >= 1000) &&
-                       tk_now_ms() - t0 < 30000)
-                        tk_sleep_us(20000);
-                waited = tk_now_ms() - t0;
-                atomic_store(&pl.stop, 1);
-                pthread_join(t, NULL);
-                critical = atomic_load(&pl.critical);
-                bulk     = atomic_load(&pl.bulk);
-                t0       = tk_now_ms();
-                rd_kafka_consumer_close(pr.rk);
-                close_ms = tk_now_ms() - t0;
-                probe_close(&pr); /* a second close, then the destroy */
-                stream_stop(&st);
-                printf("[close elsewhere] round %d: %ld critical and %ld bulk "
-                       "records polled in %ld ms, then the close took %ld ms\n",
-                       round, critical, bulk, waited, close_ms);
-                assert_true(seen);
-                assert_true(close_ms < 20000);
-        }
-}
-
 /* A rolling restart to hold=queue: the consumer that joins holds bulk
  * back in queues while the first one still pauses it. Both keep the
  * strict bound, neither delivers a record out of order, nothing is lost
@@ -542,8 +464,6 @@ int main(void) {
             cmocka_unit_test_teardown(test_strict_queue_rebalance,
                                       harness_cleanup),
             cmocka_unit_test_teardown(test_strict_mixed_hold, harness_cleanup),
-            cmocka_unit_test_teardown(test_strict_queue_close_elsewhere,
-                                      harness_cleanup),
             cmocka_unit_test_teardown(test_strict_full_queue, harness_cleanup),
             cmocka_unit_test_teardown(test_weighted, harness_cleanup),
             cmocka_unit_test_teardown(test_weighted_rebalance, harness_cleanup),
