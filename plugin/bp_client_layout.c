@@ -198,7 +198,7 @@ bp_layout_t *bp_client_compute_layout(bp_client_t *c,
                               c->cfg.topic, (int)partition_cnt, fp, parts);
                 return l;
         }
-        /* The configured layout is where the change starts. */
+        /* A change: planned from the configured layout to the next one. */
         to = bp_layout_compute(&next, partition_cnt, errstr, errstr_size);
         pl = bp_change_plan_of(&c->cfg, &next, l, to, errstr, errstr_size);
         if (!pl)
