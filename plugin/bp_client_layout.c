@@ -177,25 +177,30 @@ bp_layout_t *bp_client_compute_layout(bp_client_t *c,
                                       int32_t partition_cnt,
                                       char *errstr,
                                       size_t errstr_size) {
+        int changing = c->cfg.next.set;
+        bp_config_t next;
         bp_change_plan_t *pl;
-        bp_layout_t *l;
+        bp_layout_t *l, *to;
         char fp[9], parts[400];
 
-        if (!c->cfg.next.set) {
-                l = bp_layout_compute(&c->cfg, partition_cnt, errstr,
-                                      errstr_size);
-                if (l) {
-                        bp_layout_fingerprint(l, &c->cfg, fp);
-                        describe(l, &c->cfg, parts, sizeof(parts));
-                        bp_client_log(c, 6,
-                                      "topic \"%s\" at %d partitions: layout "
-                                      "fingerprint %s (%s)",
-                                      c->cfg.topic, (int)partition_cnt, fp,
-                                      parts);
-                }
+        /* During a change, its next configuration's error comes first. */
+        if (changing && bp_config_next(&c->cfg, &next, errstr, errstr_size))
+                return NULL;
+        l = bp_layout_compute(&c->cfg, partition_cnt, errstr, errstr_size);
+        if (!l)
+                return NULL;
+        if (!changing) {
+                bp_layout_fingerprint(l, &c->cfg, fp);
+                describe(l, &c->cfg, parts, sizeof(parts));
+                bp_client_log(c, 6,
+                              "topic \"%s\" at %d partitions: layout "
+                              "fingerprint %s (%s)",
+                              c->cfg.topic, (int)partition_cnt, fp, parts);
                 return l;
         }
-        pl = bp_change_plan_new(&c->cfg, partition_cnt, errstr, errstr_size);
+        /* A change: planned from the configured layout to the next one. */
+        to = bp_layout_compute(&next, partition_cnt, errstr, errstr_size);
+        pl = bp_change_plan_of(&c->cfg, &next, l, to, errstr, errstr_size);
         if (!pl)
                 return NULL;
         l = change_layout(c, pl);

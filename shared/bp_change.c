@@ -50,23 +50,39 @@ bp_change_plan_t *bp_change_plan_new(const bp_config_t *cfg,
                                      int32_t partition_cnt,
                                      char *errstr,
                                      size_t errstr_size) {
-        bp_change_plan_t *pl = calloc(1, sizeof(*pl));
+        bp_config_t next;
+        bp_layout_t *from, *to;
+
+        if (bp_config_next(cfg, &next, errstr, errstr_size))
+                return NULL;
+        from = bp_layout_compute(cfg, partition_cnt, errstr, errstr_size);
+        to   = from ? bp_layout_compute(&next, partition_cnt, errstr,
+                                        errstr_size)
+                    : NULL;
+        return bp_change_plan_of(cfg, &next, from, to, errstr, errstr_size);
+}
+
+bp_change_plan_t *bp_change_plan_of(const bp_config_t *cfg,
+                                    const bp_config_t *next,
+                                    bp_layout_t *from,
+                                    bp_layout_t *to,
+                                    char *errstr,
+                                    size_t errstr_size) {
+        bp_change_plan_t *pl = from && to ? calloc(1, sizeof(*pl)) : NULL;
         int b, n;
         int32_t p, keeps;
 
         if (!pl) {
-                snprintf(errstr, errstr_size, "out of memory");
+                if (from && to) /* else its computation said why */
+                        snprintf(errstr, errstr_size, "out of memory");
+                bp_layout_destroy(from);
+                bp_layout_destroy(to);
                 return NULL;
         }
-        if (bp_config_next(cfg, &pl->next, errstr, errstr_size) ||
-            !(pl->from = bp_layout_compute(cfg, partition_cnt, errstr,
-                                           errstr_size)) ||
-            !(pl->to = bp_layout_compute(&pl->next, partition_cnt, errstr,
-                                         errstr_size))) {
-                bp_change_plan_destroy(pl);
-                return NULL;
-        }
-        pl->partition_cnt = partition_cnt;
+        pl->next          = *next;
+        pl->from          = from;
+        pl->to            = to;
+        pl->partition_cnt = from->partition_cnt;
         n                 = cfg->bucket_cnt;
         for (b = 0; b < pl->next.bucket_cnt; b++)
                 pl->same[b] = bp_config_find_bucket(
@@ -78,7 +94,7 @@ bp_change_plan_t *bp_change_plan_new(const bp_config_t *cfg,
                         pl->target[b] = pl->next.fallback_bucket;
         }
         for (b = 0; b < n; b++) {
-                for (keeps = 0, p = 0; p < partition_cnt; p++)
+                for (keeps = 0, p = 0; p < pl->partition_cnt; p++)
                         keeps += pl->from->bucket_of[p] == b && kept(pl, p);
                 pl->homeless[b] = pl->target[b] >= 0 && keeps == 0 &&
                                   pl->from->count[b] > 0;

@@ -72,15 +72,33 @@ typedef struct bp_change_plan {
 } bp_change_plan_t;
 
 /**
- * Plans the change of \p cfg (cfg->next.set) at \p partition_cnt. Returns
- * a plan (free it with bp_change_plan_destroy()), or NULL with \p errstr
- * when a layout cannot be computed. A plan that cannot be followed past
- * step 1 is returned with plan->refused set.
+ * Plans the change of \p cfg (cfg->next.set) at \p partition_cnt: the
+ * next configuration (bp_config_next()) and both layouts computed, then
+ * bp_change_plan_of(). Returns a plan (free it with
+ * bp_change_plan_destroy()), or NULL with \p errstr when a layout cannot
+ * be computed. A plan that cannot be followed past step 1 is returned with
+ * plan->refused set.
  */
 bp_change_plan_t *bp_change_plan_new(const bp_config_t *cfg,
                                      int32_t partition_cnt,
                                      char *errstr,
                                      size_t errstr_size);
+
+/**
+ * Plans the change of \p cfg to \p next (bp_config_next() of cfg) from
+ * their layouts at one partition count, already computed: \p from
+ * (bp_layout_compute() of cfg) and \p to (of next). The plan takes both:
+ * they are freed with it, or at once when NULL is returned. NULL when
+ * either is NULL (its computation's \p errstr stands) or out of memory
+ * (with \p errstr). For a caller that computes the current layout anyway
+ * (plugin/bp_client_layout.c); the rest as bp_change_plan_new().
+ */
+bp_change_plan_t *bp_change_plan_of(const bp_config_t *cfg,
+                                    const bp_config_t *next,
+                                    bp_layout_t *from,
+                                    bp_layout_t *to,
+                                    char *errstr,
+                                    size_t errstr_size);
 
 /** Frees a plan. NULL is ignored. */
 void bp_change_plan_destroy(bp_change_plan_t *plan);

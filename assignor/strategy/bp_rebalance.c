@@ -93,10 +93,16 @@ void bp_rebalance_cb(rd_kafka_t *rk,
             decide_strategy(c, rk, err, partitions, &bucket_topic);
 
         (void)opaque;
-        if (s == BP_STRATEGY_CLASSIC_MAPPING)
-                bp_classic_rebalance(c, rk, err, partitions, bucket_topic);
-        else
+        switch (s) {
+        case BP_STRATEGY_KEEP_AND_PAUSE:
+        case BP_STRATEGY_CONVERTED_GROUP:
                 bp_kip848_rebalance(c, rk, s, err, partitions);
+                return;
+        case BP_STRATEGY_CLASSIC_MAPPING:
+        default:
+                bp_classic_rebalance(c, rk, err, partitions, bucket_topic);
+                return;
+        }
 }
 
 void bp_rebalance_chain(rd_kafka_t *rk,
@@ -110,12 +116,17 @@ void bp_rebalance_chain(rd_kafka_t *rk,
                 bp_rebalance_cb(rk, err, partitions, opaque);
                 return;
         }
-        if (decide_strategy(c, rk, err, partitions, &bucket_topic) ==
-            BP_STRATEGY_CLASSIC_MAPPING)
+        switch (decide_strategy(c, rk, err, partitions, &bucket_topic)) {
+        case BP_STRATEGY_KEEP_AND_PAUSE:
+        case BP_STRATEGY_CONVERTED_GROUP:
+                bp_kip848_chain(c, rk, err, partitions, opaque);
+                return;
+        case BP_STRATEGY_CLASSIC_MAPPING:
+        default:
                 bp_classic_chain(c, rk, err, partitions, bucket_topic,
                                  opaque);
-        else
-                bp_kip848_chain(c, rk, err, partitions, opaque);
+                return;
+        }
 }
 
 /* A client's own entry (not one of its topic handles) named \p arg. */
