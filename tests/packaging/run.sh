@@ -53,15 +53,24 @@ fi
 # read with rpm -qp (the plugin with its unversioned name in /usr/lib64;
 # the tools needing librdkafka.so.1; -devel needing pkgconfig(rdkafka)).
 rpm_contents() {
-        local d=$dist bad=0
-        qp() { rpm -qp "$@" 2>/dev/null; }
-        qp -l "$d"/bucket-priority-[0-9]*.x86_64.rpm | grep -qx /usr/lib64/libbucketpriority.so || { echo "plugin RPM: no /usr/lib64/libbucketpriority.so"; bad=1; }
-        qp -l "$d"/bucket-priority-tools-*.rpm | grep -qx /usr/bin/bp-audit || { echo "tools RPM: no /usr/bin/bp-audit"; bad=1; }
-        qp -l "$d"/bucket-priority-tools-*.rpm | grep -qx /usr/share/man/man1/bp-layout.1.gz || { echo "tools RPM: no man page"; bad=1; }
-        qp -R "$d"/bucket-priority-tools-*.rpm | grep -q '^librdkafka.so.1()' || { echo "tools RPM: does not require librdkafka.so.1"; bad=1; }
-        qp -R "$d"/bucket-priority-[0-9]*.x86_64.rpm | grep -q librdkafka && { echo "plugin RPM requires librdkafka (it binds to the client's)"; bad=1; }
-        qp -l "$d"/bucket-priority-devel-*.rpm | grep -qx /usr/lib64/pkgconfig/bucketpriority.pc || { echo "devel RPM: no bucketpriority.pc"; bad=1; }
-        qp -R "$d"/bucket-priority-devel-*.rpm | grep -q '^pkgconfig(rdkafka) >= 2.0.2' || { echo "devel RPM: does not require pkgconfig(rdkafka)"; bad=1; }
+        local d=$dist bad=0 plugin_l plugin_r tools_l tools_r devel_l devel_r
+        # Each answer is read whole before it is searched: rpm writes a
+        # line at a time, and `rpm | grep -q` under pipefail fails when
+        # grep has its match and rpm is still writing (SIGPIPE).
+        qp() { rpm -qp "$@" 2>/dev/null || true; }
+        plugin_l=$(qp -l "$d"/bucket-priority-[0-9]*.x86_64.rpm)
+        plugin_r=$(qp -R "$d"/bucket-priority-[0-9]*.x86_64.rpm)
+        tools_l=$(qp -l "$d"/bucket-priority-tools-*.rpm)
+        tools_r=$(qp -R "$d"/bucket-priority-tools-*.rpm)
+        devel_l=$(qp -l "$d"/bucket-priority-devel-*.rpm)
+        devel_r=$(qp -R "$d"/bucket-priority-devel-*.rpm)
+        grep -qx /usr/lib64/libbucketpriority.so <<<"$plugin_l" || { echo "plugin RPM: no /usr/lib64/libbucketpriority.so"; bad=1; }
+        grep -qx /usr/bin/bp-audit <<<"$tools_l" || { echo "tools RPM: no /usr/bin/bp-audit"; bad=1; }
+        grep -qx /usr/share/man/man1/bp-layout.1.gz <<<"$tools_l" || { echo "tools RPM: no man page"; bad=1; }
+        grep -q '^librdkafka.so.1()' <<<"$tools_r" || { echo "tools RPM: does not require librdkafka.so.1"; bad=1; }
+        grep -q librdkafka <<<"$plugin_r" && { echo "plugin RPM requires librdkafka (it binds to the client's)"; bad=1; }
+        grep -qx /usr/lib64/pkgconfig/bucketpriority.pc <<<"$devel_l" || { echo "devel RPM: no bucketpriority.pc"; bad=1; }
+        grep -q '^pkgconfig(rdkafka) >= 2.0.2' <<<"$devel_r" || { echo "devel RPM: does not require pkgconfig(rdkafka)"; bad=1; }
         for f in "$d"/*.rpm; do qp --qf '  %{NAME} %{VERSION}-%{RELEASE} %{ARCH}\n' "$f"; done
         return $bad
 }
@@ -91,8 +100,8 @@ no_build_paths() {
                         echo "build path in ${f#"$tree"/}: $(grep -aoF -e "$root" -e "$work" "$f" | head -1)"
                         bad=1
                 fi
-                if file -b "$f" | grep -q '^ELF' &&
-                   readelf -d "$f" 2>/dev/null | grep -qE '\((RPATH|RUNPATH)\)'; then
+                if [[ "$(file -b "$f")" == ELF* ]] &&
+                   grep -qE '\((RPATH|RUNPATH)\)' <<<"$(readelf -d "$f" 2>/dev/null)"; then
                         echo "RPATH/RUNPATH in ${f#"$tree"/}: $(readelf -d "$f" | grep -E 'RPATH|RUNPATH')"
                         bad=1
                 fi

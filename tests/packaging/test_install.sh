@@ -32,5 +32,5 @@ echo "$shown"
 [ "$shown" = "$(pkg-config --modversion bucketpriority)" ] ||
         { echo "pkg-config says $(pkg-config --modversion bucketpriority)" >&2; exit 1; }
 "$prefix/bin/bp-layout" --buckets "a, b" --allocation "50, 50" --partitions 2 >/dev/null
-"$prefix/bin/bp-audit" --help | grep -q -- "--config app.properties"
+grep -q -- "--config app.properties" <<<"$("$prefix/bin/bp-audit" --help)"
 echo "install test passed"
