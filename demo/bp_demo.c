@@ -74,10 +74,11 @@ static void intro(const demo_options_t *o, const demo_plugin_t *pl,
                "       bucket.priority.schedule=strict        (the default "
                "for a list)\n"
                "%s"
-               "     Its scheduler pauses bulk while a login code waits and "
-               "resumes it once\n"
-               "     critical is read: bulk gets whatever capacity critical "
-               "leaves.\n\n",
+               "     Its scheduler keeps bulk's fetched records in a queue "
+               "of their own and\n"
+               "     reads each login code ahead of them (nothing is paused "
+               "or fetched twice):\n"
+               "     bulk gets whatever capacity critical leaves.\n\n",
                sc->strict_consumers, demo_scenario_consumers(sc), group,
                o->brokers ? "       fetch.wait.max.ms=100                  "
                             "(the plugin's, for a list)\n"

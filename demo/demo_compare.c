@@ -137,12 +137,16 @@ void demo_compare_strict(char *text, size_t size,
                        " When its only worker crashed, nothing read the "
                        "topic until the group gave the partitions to its "
                        "replacement.");
-        if (st->sched_valid)
+        if (st->sched_valid && st->sched[DEMO_BULK].pauses)
                 append(text, size,
                        " The scheduler paused bulk %ld times, %.1f s in "
                        "total, while a login code waited.",
                        st->sched[DEMO_BULK].pauses,
                        (double)st->sched[DEMO_BULK].paused_ms / 1000.0);
+        else if (st->sched_valid)
+                append(text, size,
+                       " The scheduler paused nothing: each login code was "
+                       "read ahead of the newsletters already fetched.");
         append(text, size, " The price: one worker's capacity (%s records/s)",
                demo_fmt_count((long)capacity, a, sizeof(a)));
         if (st->bulk_done_s >= 0) {
@@ -153,14 +157,16 @@ void demo_compare_strict(char *text, size_t size,
         } else if (span > 0) {
                 append(text, size,
                        ", of which bulk got %s/s: %s newsletters in the "
-                       "window, %s left for the drain. The worker idles "
-                       "while bulk is paused, and after each resume until "
-                       "the bulk records the pause dropped are fetched "
-                       "again.",
+                       "window, %s left for the drain.%s",
                        demo_fmt_count((long)((double)st->bulk_consumed / span),
                                       a, sizeof(a)),
                        demo_fmt_count(st->bulk_consumed, b, sizeof(b)),
-                       demo_fmt_count(st->bulk_drained, c, sizeof(c)));
+                       demo_fmt_count(st->bulk_drained, c, sizeof(c)),
+                       st->sched_valid && st->sched[DEMO_BULK].pauses
+                           ? " The worker idles while bulk is paused, and "
+                             "after each resume until the bulk records the "
+                             "pause dropped are fetched again."
+                           : "");
         } else {
                 append(text, size, ".");
         }

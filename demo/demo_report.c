@@ -177,7 +177,8 @@ void demo_report_summary(FILE *f, const demo_options_t *o,
                 if (r[i].duplicates && r[i].crashed)
                         note(f, &r[i], "after the crash, the records since "
                                        "the last commit\n        came again\n");
-                if (r[i].duplicates && r[i].sched_valid)
+                if (r[i].duplicates && r[i].sched_valid &&
+                    r[i].sched[DEMO_BULK].pauses)
                         note(f, &r[i], "a record handed out as the scheduler "
                                        "pauses its bucket\n        may come "
                                        "again (at-least-once, "
@@ -481,10 +482,10 @@ int demo_report_html(const char *path, const demo_options_t *o,
                 "<code>bucket.priority.schedule=strict</code>, group "
                 "<i>.critical+bulk</i>): the small service that cannot "
                 "afford a deployment per priority. The plugin's scheduler "
-                "pauses the bulk partitions while a critical one has "
-                "records waiting and resumes them once it is read, so bulk "
-                "gets the capacity critical leaves: one worker's, not "
-                "%d.</li></ul>\n",
+                "keeps what was fetched of bulk in a queue of its own and "
+                "moves each critical record ahead of it (nothing is paused "
+                "or fetched twice), so bulk gets the capacity critical "
+                "leaves: one worker's, not %d.</li></ul>\n",
                 sc->critical_consumers, sc->critical_consumers == 1 ? "" : "s",
                 sc->bulk_consumers, sc->strict_consumers,
                 sc->strict_consumers == 1 ? "" : "s",

@@ -84,21 +84,37 @@ void demo_sched_tell(demo_sched_story_t *s, const demo_sched_t f[DEMO_CLASSES],
         if (!campaign_started)
                 return;
         if (!s->started) {
-                s->started     = 1;
-                s->pauses_then = b->pauses;
+                s->started       = 1;
+                s->pauses_then   = b->pauses;
+                s->critical_then = f[DEMO_CRITICAL].delivered;
         }
+        /* bucket.priority.hold=pause (or a lag threshold) pauses bulk; the
+         * strict schedule's default queues it and pauses nothing. */
         if (!s->told_pause && b->pauses > s->pauses_then) {
                 s->told_pause = 1;
                 demo_log(DEMO_LOG_STORY,
                          "a login code arrives: bulk paused until critical's "
                          "lag is 0, then resumed");
+        } else if (!s->told_pause && b->pauses == 0 && b->lag > 0 &&
+                   f[DEMO_CRITICAL].delivered > s->critical_then) {
+                s->told_pause = 1;
+                demo_log(DEMO_LOG_STORY,
+                         "a login code arrives: read ahead of the "
+                         "newsletters already fetched, which wait in bulk's "
+                         "own queue");
         }
         if (!s->told_written && campaign_written) {
                 s->told_written = 1;
-                demo_log(DEMO_LOG_STORY,
-                         "between login codes it reads newsletters: %s so "
-                         "far, bulk paused %ldx (%.1f s)",
-                         demo_fmt_count(b->delivered, n, sizeof(n)),
-                         b->pauses, (double)b->paused_ms / 1000.0);
+                if (b->pauses)
+                        demo_log(DEMO_LOG_STORY,
+                                 "between login codes it reads newsletters: "
+                                 "%s so far, bulk paused %ldx (%.1f s)",
+                                 demo_fmt_count(b->delivered, n, sizeof(n)),
+                                 b->pauses, (double)b->paused_ms / 1000.0);
+                else
+                        demo_log(DEMO_LOG_STORY,
+                                 "between login codes it reads newsletters: "
+                                 "%s so far, bulk never paused",
+                                 demo_fmt_count(b->delivered, n, sizeof(n)));
         }
 }

@@ -16,6 +16,7 @@
 typedef struct demo_sched_story {
         int started;       /* the campaign had started at the last call */
         long pauses_then;  /* bulk pauses when it started */
+        long critical_then; /* critical records delivered when it started */
         int told_pause, told_written;
 } demo_sched_story_t;
 

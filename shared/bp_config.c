@@ -32,7 +32,7 @@ void bp_config_init(bp_config_t *cfg) {
         cfg->group_per_bucket = 1;
         cfg->schedule         = BP_SCHEDULE_STRICT;
         cfg->lag_threshold    = 0;
-        cfg->hold             = BP_HOLD_PAUSE;
+        cfg->hold             = BP_HOLD_DEFAULT;
         cfg->next.step        = 1;
 }
 

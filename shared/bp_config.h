@@ -73,10 +73,15 @@ typedef enum {
 /** How the strict schedule holds a lower bucket back
  *  (bucket.priority.hold). */
 typedef enum {
-        BP_HOLD_PAUSE = 0, /**< Pause its partitions: what librdkafka
+        BP_HOLD_DEFAULT = 0, /**< Not set: queue for the strict schedule,
+                              *   pause when bucket.priority.lag.threshold
+                              *   is above 0 (a threshold is a pause's) and
+                              *   for the weighted schedule
+                              *   (bp_config_hold()). */
+        BP_HOLD_PAUSE = 1, /**< Pause its partitions: what librdkafka
                             *   fetched of them is dropped and fetched
-                            *   again on resume (default). */
-        BP_HOLD_QUEUE = 1  /**< Keep what was fetched: each bucket's
+                            *   again on resume. */
+        BP_HOLD_QUEUE = 2  /**< Keep what was fetched: each bucket's
                             *   records wait in a queue of their own, and
                             *   a higher bucket's are moved ahead of the
                             *   lower ones (bp_sched_queues.c). */
@@ -175,13 +180,23 @@ int bp_allocation_parse(const char *s,
 void bp_allocation_format(uint32_t units, char *buf, size_t size);
 
 /*
- * bp_config_lookup.c: finding a bucket of a configuration by its name.
+ * bp_config_lookup.c: answers read from a configuration.
  */
 
 /** Index of the bucket named [name, name+len) in \p cfg, or -1. */
 int bp_config_find_bucket(const bp_config_t *cfg,
                           const char *name,
                           size_t len);
+
+/**
+ * How a consumer of several buckets configured by \p cfg holds a lower
+ * bucket back: BP_HOLD_PAUSE or BP_HOLD_QUEUE, never BP_HOLD_DEFAULT. The
+ * weighted schedule always pauses; the strict one does as
+ * bucket.priority.hold says, and when it is not set queues, unless
+ * bucket.priority.lag.threshold is above 0 (letting a higher bucket lag is
+ * what pausing does; with the queue its records always go first).
+ */
+bp_hold_t bp_config_hold(const bp_config_t *cfg);
 
 /*
  * bp_config_next.c: the configuration a live layout change moves to, and

@@ -1,5 +1,6 @@
 /*
- * bp_config_lookup.c - finding a bucket of a configuration by its name.
+ * bp_config_lookup.c - answers read from a configuration: a bucket by its
+ * name, and how a consumer of several buckets holds the lower ones.
  */
 #include "bp_config.h"
 
@@ -14,4 +15,12 @@ int bp_config_find_bucket(const bp_config_t *cfg,
                     !memcmp(cfg->buckets[i].name, name, len))
                         return i;
         return -1;
+}
+
+bp_hold_t bp_config_hold(const bp_config_t *cfg) {
+        if (cfg->schedule != BP_SCHEDULE_STRICT)
+                return BP_HOLD_PAUSE;
+        if (cfg->hold != BP_HOLD_DEFAULT)
+                return cfg->hold;
+        return cfg->lag_threshold > 0 ? BP_HOLD_PAUSE : BP_HOLD_QUEUE;
 }

@@ -161,14 +161,21 @@ bp_scheduler_t *bp_scheduler_start(bp_client_t *c,
         pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
         pthread_cond_init(&s->ctl_cond, &ca);
         pthread_condattr_destroy(&ca);
+        s->want_queues = bp_config_hold(&c->cfg) == BP_HOLD_QUEUE;
         if (c->cfg.hold == BP_HOLD_QUEUE && s->mode != BP_SCHEDULE_STRICT)
                 bp_client_log(c, 5,
                               "bucket.priority.hold=queue applies to the "
                               "strict schedule: the weighted schedule of "
                               "buckets %s holds by pause",
                               names);
-        else
-                s->want_queues = c->cfg.hold == BP_HOLD_QUEUE;
+        else if (s->want_queues && s->threshold > 0)
+                bp_client_log(c, 5,
+                              "bucket.priority.lag.threshold=%lld has no "
+                              "effect with bucket.priority.hold=queue: a "
+                              "higher bucket's fetched records always go "
+                              "first (buckets %s); set hold=pause to let "
+                              "it lag",
+                              (long long)s->threshold, names);
 
         if (pthread_create(&s->thread, NULL, run, s)) {
                 bp_client_log(c, 3,

@@ -225,11 +225,14 @@ void probe_start(probe_t *pr, const char *group, const char *schedule,
                                         harness.queue_min, errstr,
                                         sizeof(errstr)),
                             RD_KAFKA_CONF_OK);
-                if (harness.hold)
+                /* Unset when "default" (the strict schedule then
+                 * queues). */
+                if (!harness.hold || strcmp(harness.hold, "default"))
                         assert_int_equal(
                             bp_test_set(conf, "bucket.priority.hold",
-                                        harness.hold, errstr,
-                                        sizeof(errstr)),
+                                        harness.hold ? harness.hold
+                                                     : "pause",
+                                        errstr, sizeof(errstr)),
                             RD_KAFKA_CONF_OK);
         } else {
                 conf = rd_kafka_conf_new();

@@ -51,7 +51,10 @@ typedef struct sched_harness {
          * small queue that the bulk backlog fills: librdkafka then fetches
          * nothing). */
         const char *queue_min;
-        /* bucket.priority.hold of the scheduled consumers, when set. */
+        /* bucket.priority.hold of the scheduled consumers: NULL sets
+         * "pause" (the tests written for pausing), "default" leaves it
+         * unset (the strict schedule then queues), else the value set.
+         * Non-NULL: the strict consumers hold bulk back in a queue. */
         const char *hold;
         /* bucket.priority.hold of the consumer that joins in the scenario,
          * when it differs from the first one's (a rolling restart). */

@@ -1,6 +1,7 @@
 /*
  * test_mock_kip848_sched.c - a consumer of several buckets (the scheduler,
- * bucket.priority.bucket = "critical, bulk", strict) on the next
+ * bucket.priority.bucket = "critical, bulk", strict, set to pause: the
+ * queue is test_mock_sched_queue.c's and test_mock_scheduler.c's) on the next
  * generation consumer group protocol (KIP-848, group.protocol=consumer) on
  * librdkafka's mock cluster, which speaks it from librdkafka 2.12 (its own
  * range-like assignor, handing out partitions incrementally). The topic
@@ -186,7 +187,7 @@ static void member_start(member_t *m, const char *group, int app_cb,
                     "bucket.priority.schedule", "strict", "group.id", group,
                     "auto.offset.reset", "earliest",
                     "auto.commit.interval.ms", "200", "fetch.wait.max.ms",
-                    "20", NULL);
+                    "20", "bucket.priority.hold", "pause", NULL);
                 rd_kafka_conf_set_rebalance_cb(conf, bp_test_incremental_cb);
         } else {
                 conf = bp_test_conf(
@@ -194,7 +195,7 @@ static void member_start(member_t *m, const char *group, int app_cb,
                     "critical, bulk", "group.id", group, "auto.offset.reset",
                     "earliest", "auto.commit.interval.ms", "200",
                     "fetch.wait.max.ms", "20", "group.protocol", "consumer",
-                    NULL);
+                    "bucket.priority.hold", "pause", NULL);
         }
         m->rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr, sizeof(errstr));
         if (!m->rk)

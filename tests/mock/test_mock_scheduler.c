@@ -322,14 +322,16 @@ static void test_strict(void **state) {
         assert_true(last_fetched_per_read > 1.5);
 }
 
-/* bucket.priority.hold=queue: bulk waits in a queue of its own instead of
- * being paused. The same strict bound, and every record fetched once: what
+/* bucket.priority.hold=queue, the strict schedule's default (the property
+ * is left unset here): bulk waits in a queue of its own instead of being
+ * paused. The same strict bound, and every record fetched once: what
  * librdkafka fetched of bulk while critical records went first is kept,
- * not fetched again (test_strict's consumer fetches them many times). */
+ * not fetched again (test_strict's consumer, set to pause, fetches them
+ * many times). */
 static void test_strict_queue(void **state) {
         long worst;
         (void)state;
-        harness.hold = "queue";
+        harness.hold = "default";
         worst        = strict_run("strict-queue", "strict", 0, 3000, 400);
         harness.hold = NULL;
         expect_strict_held(worst);

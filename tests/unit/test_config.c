@@ -33,6 +33,7 @@
 #define P_EVENTS "bucket.priority.rebalance.events.mapped"
 #define P_SCHEDULE "bucket.priority.schedule"
 #define P_THRESHOLD "bucket.priority.lag.threshold"
+#define P_HOLD "bucket.priority.hold"
 
 /* Shown prefix of a value that the errstr must contain. */
 #define SHOWN_PREFIX 40
@@ -515,6 +516,51 @@ static void test_touched(void **state) {
         assert_true(bp_config_is_touched(&cfg));
 }
 
+/* How a list consumer holds lower buckets back, in every order of the
+ * three properties that decide it: queue by default for strict, pause
+ * when a lag threshold above 0 is set without a hold (a threshold is a
+ * pause's), what hold says when set, and always pause for weighted. */
+static void test_hold_resolved(void **state) {
+        static const struct {
+                const char *schedule, *threshold, *hold;
+                bp_hold_t want;
+        } rows[] = {
+            {NULL, NULL, NULL, BP_HOLD_QUEUE},
+            {"strict", NULL, NULL, BP_HOLD_QUEUE},
+            {"strict", "0", NULL, BP_HOLD_QUEUE},
+            {"strict", "100", NULL, BP_HOLD_PAUSE},
+            {"strict", "100", "queue", BP_HOLD_QUEUE},
+            {"strict", NULL, "pause", BP_HOLD_PAUSE},
+            {"strict", "0", "queue", BP_HOLD_QUEUE},
+            {"weighted", NULL, NULL, BP_HOLD_PAUSE},
+            {"weighted", NULL, "queue", BP_HOLD_PAUSE},
+        };
+        size_t i;
+        int order;
+        (void)state;
+        for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+                for (order = 0; order < 2; order++) {
+                        const char *name[3] = {P_SCHEDULE, P_THRESHOLD,
+                                               P_HOLD};
+                        const char *value[3] = {rows[i].schedule,
+                                                rows[i].threshold,
+                                                rows[i].hold};
+                        bp_config_t cfg;
+                        int k;
+                        bp_config_init(&cfg);
+                        for (k = 0; k < 3; k++) {
+                                int j = order ? 2 - k : k;
+                                if (value[j])
+                                        set_ok(&cfg, name[j], value[j]);
+                        }
+                        if (bp_config_hold(&cfg) != rows[i].want)
+                                fail_msg("row %zu (order %d): hold %d, "
+                                         "expected %d",
+                                         i, order, bp_config_hold(&cfg),
+                                         rows[i].want);
+                }
+}
+
 /* A small errstr is truncated, never overrun. */
 /* A long value of unprintable bytes: shown escaped, cut to 80 bytes, and
  * marked as cut. */
@@ -576,6 +622,7 @@ int main(void) {
             ROW(test_check_complete),
             ROW(test_other_properties_unknown),
             ROW(test_touched),
+            ROW(test_hold_resolved),
             ROW(test_bad_value_escaped_and_cut),
             ROW(test_small_errstr),
             ROW(test_allocation_format),
