@@ -82,6 +82,9 @@ void bsch_consumer_start(bsch_consumer_t *c, const char *topic, int setup,
                 bsch_set(conf, "bucket.priority.bucket", bucket);
                 if (setup == BSCH_STRICT || setup == BSCH_QUEUE)
                         bsch_set(conf, "bucket.priority.schedule", "strict");
+                if (setup == BSCH_WEIGHTED)
+                        bsch_set(conf, "bucket.priority.schedule",
+                                 "weighted");
                 /* Each set, so that the two strict setups stay what
                  * they are named whatever the default. */
                 if (setup == BSCH_STRICT || setup == BSCH_QUEUE)

@@ -10,8 +10,8 @@
 
 #include "bp_cli.h"
 
-const char *const bsch_setup_name[BSCH_SETUPS] = {"dedicated", "strict",
-                                                  "queue", "plain"};
+const char *const bsch_setup_name[BSCH_SETUPS] = {
+    "dedicated", "strict", "queue", "weighted", "plain"};
 
 bsch_options_t bsch_opt = {.rounds        = 3,
                            .rate          = 100,
@@ -28,7 +28,7 @@ static void usage(FILE *f) {
                 "                          [--work-us W] [--work sleep|busy] "
                 "[--fetch-wait-ms F]\n"
                 "                          [--linger-ms L] "
-                "[--only dedicated|strict|queue|plain]\n"
+                "[--only dedicated|strict|queue|weighted|plain]\n"
                 "                          [--prop name=value]... "
                 "[--brokers B]\n");
 }

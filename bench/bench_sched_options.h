@@ -9,9 +9,16 @@
 #define BSCH_MAX_ROUNDS 16
 
 /** The setups compared, in the order of a first round. */
-enum { BSCH_DEDICATED, BSCH_STRICT, BSCH_QUEUE, BSCH_PLAIN, BSCH_SETUPS };
+enum {
+        BSCH_DEDICATED, /* a consumer per bucket */
+        BSCH_STRICT,    /* one consumer of both, strict, hold=pause */
+        BSCH_QUEUE,     /* the same, hold=queue (strict's default) */
+        BSCH_WEIGHTED,  /* the same, weighted (by pausing) */
+        BSCH_PLAIN,     /* a plain consumer of the whole topic */
+        BSCH_SETUPS
+};
 
-/** "dedicated", "strict", "queue", "plain". */
+/** "dedicated", "strict", "queue", "weighted", "plain". */
 extern const char *const bsch_setup_name[BSCH_SETUPS];
 
 /** The options (defaults until bsch_parse_options()). */

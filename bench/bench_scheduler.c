@@ -7,10 +7,11 @@
  *
  *   bp-bench-scheduler [--rounds K] [--bulk N] [--rate R] [--seconds S]
  *                      [--work-us W] [--work sleep|busy] [--fetch-wait-ms F]
- *                      [--linger-ms L] [--only dedicated|strict|queue|plain]
+ *                      [--linger-ms L]
+ *                      [--only dedicated|strict|queue|weighted|plain]
  *                      [--prop name=value]... [--brokers B]
  *
- * Each round runs the three setups one after the other (the order rotates
+ * Each round runs the five setups one after the other (the order rotates
  * from round to round), each on a fresh topic of 12 partitions (buckets
  * "critical, bulk" at "30%, 70%": critical 8-11, bulk 0-7) loaded with N
  * bulk records (default 200 000, 100-byte values):
@@ -18,10 +19,14 @@
  *   dedicated  a consumer of bucket critical and one of bucket bulk, each
  *              in its own thread and group (the pattern's recommendation);
  *   strict     one consumer, bucket.priority.bucket = "critical, bulk",
- *              bucket.priority.schedule = strict (bulk held back by
- *              pausing its partitions);
- *   queue      the same with bucket.priority.hold = queue (bulk held back
- *              in a queue of its own, what was fetched kept);
+ *              bucket.priority.schedule = strict, bucket.priority.hold =
+ *              pause (bulk held back by pausing its partitions);
+ *   queue      the same with bucket.priority.hold = queue, strict's
+ *              default (bulk held back in a queue of its own, what was
+ *              fetched kept);
+ *   weighted   the same with bucket.priority.schedule = weighted (each
+ *              bucket served in proportion to its allocation while both
+ *              have records waiting, by pausing);
  *   plain      one consumer of the topic without the plugin.
  *
  * Every consumer spends W µs on each record (default 50, sleeping: work
@@ -175,6 +180,8 @@ int main(int argc, char **argv) {
                        med99[BSCH_STRICT] / med99[BSCH_DEDICATED]);
                 printf("p99 ratio queue / dedicated:  %.2f\n",
                        med99[BSCH_QUEUE] / med99[BSCH_DEDICATED]);
+                printf("p99 ratio weighted / dedicated: %.2f\n",
+                       med99[BSCH_WEIGHTED] / med99[BSCH_DEDICATED]);
                 printf("p99 ratio plain / dedicated:  %.2f\n",
                        med99[BSCH_PLAIN] / med99[BSCH_DEDICATED]);
         }
