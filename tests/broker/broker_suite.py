@@ -1312,7 +1312,8 @@ def scenario_scheduler(env, report):
 
 def scenario_sched_queue(env, report):
     """One Python consumer serving "critical, bulk" with
-    bucket.priority.hold=queue, classic and KIP-848, and the pause control:
+    bucket.priority.hold=queue, classic and KIP-848, the pause control, and
+    a rolling restart of a group of such consumers from pause to queue:
     see broker_sched_queue.py."""
     import broker_sched_queue
     broker_sched_queue.run(sys.modules[__name__], env, report)
