@@ -10,7 +10,12 @@ user writes them:
   produce   a producer loading the plugin: --count bulk records
             ("bulk-<id>", 100-byte values) as fast as it can, or
             --rate critical records a second for --seconds ("critical-<id>",
-            the value its send time in ms).
+            the value its send time in ms);
+  member    one member of a group of list consumers (the rolling restart
+            of broker_sched_queue.py): serves --bucket (a list) of
+            --buckets with the strict schedule and bucket.priority.hold as
+            given, until SIGTERM, writing each record read as
+            bp-broker-client consume does, so the suite's ledger reads it.
 
 Run it with the interpreter whose confluent_kafka is to be tested
 (Debian's python3-confluent-kafka, or the venv of
@@ -41,9 +46,38 @@ Its stderr carries librdkafka's log and the plugin's.
       [-X name=value]...
   bp_queue_client.py produce --bootstrap B --plugin PATH --topic T
       (--count N | --rate R --seconds S) [--first-id I]
+
+The member reads until SIGTERM/SIGINT (or --timeout seconds), spending
+--work-us on each record, then closes and prints one JSON line. Its files:
+
+  <out>         "<id> <partition> <offset> <key bucket> <ms>" per record
+                read (keys "<bucket>-<id>", as bp-broker-client produce
+                writes them), written and flushed before the record's
+                offset is stored for commit (enable.auto.offset.store=false,
+                auto commit every second and at close): at-least-once
+  <out>.assign  "<ms> <p,p,...>" ("-" when empty) per change of
+                assignment(), looked at every 100 ms; "<ms> closed" after
+                close() returned
+  stdout        {"read", "errors", "fetched" (rxmsgs), "reordered",
+                "redelivered", "close_ms", "buckets": {name: {"delivered",
+                "pauses", "paused_ms"}}}: reordered counts records delivered
+                behind a later offset of their partition, redelivered
+                records delivered again right after themselves, both within
+                one holding of the partition (on_assign/on_revoke start a
+                new one: the group's commit may be behind what was read);
+                buckets is the plugin's bp_consumer_bucket_stats() through
+                ctypes (the same plugin file the client loaded: one copy),
+                null when the plugin does not know the handle
+
+  bp_queue_client.py member --bootstrap B --plugin PATH --topic T
+      --buckets "a, b, c" --allocation "x%, y%, z%" --bucket "a, c"
+      --group G --hold queue|pause --out FILE [--work-us W] [--timeout S]
+      [-X name=value]...
 """
 import argparse
+import ctypes
 import json
+import signal
 import sys
 import time
 
@@ -58,8 +92,8 @@ def bucket_conf(a):
         "bootstrap.servers": a.bootstrap,
         "plugin.library.paths": a.plugin,
         "bucket.priority.topic": a.topic,
-        "bucket.priority.buckets": "critical, bulk",
-        "bucket.priority.allocation": "30%, 70%",
+        "bucket.priority.buckets": a.buckets,
+        "bucket.priority.allocation": a.allocation,
         "bucket.priority.layout": "contiguous",
     }
 
@@ -99,9 +133,13 @@ def produce(a):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("mode", choices=("consume", "produce"))
+    ap.add_argument("mode", choices=("consume", "produce", "member"))
     for name in ("--bootstrap", "--plugin", "--topic"):
         ap.add_argument(name, required=True)
+    ap.add_argument("--buckets", default="critical, bulk")
+    ap.add_argument("--allocation", default="30%, 70%")
+    ap.add_argument("--bucket", default="critical, bulk")
+    ap.add_argument("--out")
     ap.add_argument("--group")
     ap.add_argument("--hold")
     ap.add_argument("--expect", type=int)
@@ -113,7 +151,7 @@ def main():
     ap.add_argument("--seconds", type=float, default=0)
     ap.add_argument("--first-id", type=int, default=0)
     a = ap.parse_args()
-    return produce(a) if a.mode == "produce" else consume(a)
+    return {"produce": produce, "consume": consume, "member": member}[a.mode](a)
 
 
 def consume(a):
@@ -187,6 +225,130 @@ def consume(a):
         "reordered": reordered, "worst_episode": worst,
         "episodes": episodes, "critical_delays_ms": delays,
         "assigned_ms": assigned_ms}), flush=True)
+    return 0
+
+
+class BucketStats(ctypes.Structure):
+    """bp_consumer_bucket_stats_t (include/bucket_priority.h)."""
+    _fields_ = [("name", ctypes.c_char_p), ("rank", ctypes.c_int),
+                ("delivered", ctypes.c_uint64), ("lag", ctypes.c_int64),
+                ("lag_unknown", ctypes.c_int32),
+                ("partitions", ctypes.c_int32), ("paused", ctypes.c_int),
+                ("pauses", ctypes.c_uint64), ("paused_ms", ctypes.c_uint64)]
+
+
+def bucket_stats(plugin, consumer):
+    """{bucket: {delivered, pauses, paused_ms}} from the plugin's
+    bp_consumer_bucket_stats(), or None. The client's rd_kafka_t is the
+    first field after the object header of confluent-kafka's Handle; the
+    plugin looks it up in its table and answers -1 for one it does not
+    know."""
+    try:
+        lib = ctypes.CDLL(plugin)
+        lib.bp_consumer_bucket_stats.argtypes = [
+            ctypes.c_void_p, ctypes.c_int, ctypes.POINTER(BucketStats)]
+        lib.bp_consumer_bucket_stats.restype = ctypes.c_int
+        rk = ctypes.c_void_p.from_address(id(consumer) +
+                                          object.__basicsize__).value
+    except (OSError, AttributeError, ValueError) as e:
+        sys.stderr.write("bp_consumer_bucket_stats unavailable: %s\n" % e)
+        return None
+    got, st = {}, BucketStats()
+    while rk and lib.bp_consumer_bucket_stats(rk, len(got),
+                                              ctypes.byref(st)) == 0:
+        got[st.name.decode()] = {"delivered": st.delivered,
+                                 "pauses": st.pauses,
+                                 "paused_ms": st.paused_ms}
+    return got or None
+
+
+def member(a):
+    stop = []
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.append(1))
+    fetched = [0]
+
+    def on_stats(text):
+        fetched[0] = json.loads(text).get("rxmsgs", fetched[0])
+
+    def log(line):
+        sys.stderr.write("%d %s\n" % (time.time() * 1000, line))
+        sys.stderr.flush()
+
+    conf = dict(bucket_conf(a), **{
+        "bucket.priority.bucket": a.bucket,
+        "bucket.priority.schedule": "strict",
+        "bucket.priority.hold": a.hold,
+        "group.id": a.group,
+        "auto.offset.reset": "earliest",
+        # at-least-once, as bp-broker-client: a record's offset is stored
+        # only after its line is written
+        "enable.auto.offset.store": False,
+        "auto.commit.interval.ms": 1000,
+        "session.timeout.ms": 6000,
+        "heartbeat.interval.ms": 1000,
+        "statistics.interval.ms": 500,
+        "stats_cb": on_stats,
+        "error_cb": lambda e: log("client error: %s" % e),
+    })
+    for kv in a.X:
+        k, v = kv.split("=", 1)
+        conf[k] = v
+    out = open(a.out, "w")
+    af = open(a.out + ".assign", "w")
+    c = Consumer(conf)
+    # Order is judged within each holding of a partition: a new assignment
+    # starts it again from the group's commit (at-least-once, not order).
+    last_offset = {}
+
+    def spell(_c, _partitions):
+        last_offset.clear()
+    c.subscribe([a.topic], on_assign=spell, on_revoke=spell)
+    read = errors = reordered = redelivered = 0
+    last_assign, next_track = None, 0.0
+    deadline = time.time() + a.timeout
+    while not stop and time.time() < deadline:
+        m = c.poll(0.1)
+        if time.time() >= next_track:
+            next_track = time.time() + 0.1
+            now = ",".join(str(tp.partition)
+                           for tp in c.assignment()) or "-"
+            if now != last_assign:
+                last_assign = now
+                af.write("%d %s\n" % (time.time() * 1000, now))
+                af.flush()
+        if m is None:
+            continue
+        if m.error():
+            if errors < 50:
+                log("poll: %s" % m.error())
+            errors += 1
+            continue
+        kb, _, rid = m.key().decode().rpartition("-")
+        out.write("%s %d %d %s %d\n" % (rid, m.partition(), m.offset(), kb,
+                                         time.time() * 1000))
+        out.flush()
+        c.store_offsets(m)
+        read += 1
+        p, off = m.partition(), m.offset()
+        if off < last_offset.get(p, -1):
+            reordered += 1
+        elif off == last_offset.get(p, -1):
+            redelivered += 1
+        last_offset[p] = off
+        until = time.perf_counter() + a.work_us / 1e6
+        while time.perf_counter() < until:
+            pass
+    stats = bucket_stats(a.plugin, c)
+    t0 = time.time()
+    c.close()
+    close_ms = int((time.time() - t0) * 1000)
+    af.write("%d closed\n" % (time.time() * 1000))
+    af.close()
+    out.close()
+    print(json.dumps({"read": read, "errors": errors, "fetched": fetched[0],
+                      "reordered": reordered, "redelivered": redelivered,
+                      "close_ms": close_ms, "buckets": stats}), flush=True)
     return 0
 
 

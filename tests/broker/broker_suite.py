@@ -32,6 +32,11 @@ process's output (*.dr, *.read, *.read.assign, *.log) for diagnosis.
                      (strict and weighted) under a deep bulk backlog,
                      through a rebalance, against a plain consumer
                      (broker_sched.py)
+  sched_queue        one Python consumer of "critical, bulk" with
+                     bucket.priority.hold=queue (classic and KIP-848) and
+                     the hold=pause control; then a rolling restart of a
+                     group of such consumers from pause to queue under
+                     load (broker_sched_queue.py)
   change             a live layout change by the procedure of
                      docs/layout-change.md under load: allocation (both
                      layouts), a bucket added, one removed, and the naive
@@ -1312,7 +1317,8 @@ def scenario_scheduler(env, report):
 
 def scenario_sched_queue(env, report):
     """One Python consumer serving "critical, bulk" with
-    bucket.priority.hold=queue, classic and KIP-848, and the pause control:
+    bucket.priority.hold=queue, classic and KIP-848, the pause control, and
+    a rolling restart of a group of such consumers from pause to queue:
     see broker_sched_queue.py."""
     import broker_sched_queue
     broker_sched_queue.run(sys.modules[__name__], env, report)

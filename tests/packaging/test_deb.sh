@@ -5,8 +5,12 @@
 # pkg-config, a CMake project through find_package(BucketPriority),
 # Debian's python3-confluent-kafka, kcat and the PyPI confluent-kafka
 # wheel loading libbucketpriority by name (and from /usr/lib/<multiarch>) and routing on librdkafka's mock
-# cluster, bp-layout/bp-audit from /usr/bin and their man pages; last,
-# dpkg --purge leaves no file behind. The packages are purged on any exit,
+# cluster, a python3-confluent-kafka consumer of the bucket list
+# "Platinum, Gold" with bucket.priority.hold=queue from a config dict
+# (list_queue.py: every record of both buckets read once, each partition
+# in order, nothing of a third bucket, a clean close), bp-layout/bp-audit
+# from /usr/bin and their man pages; last, dpkg --purge leaves no file
+# behind. The packages are purged on any exit,
 # since other tests load the plugin from the build tree.
 # Usage: tests/packaging/test_deb.sh DIR_WITH_DEBS
 set -euo pipefail
@@ -300,6 +304,17 @@ else
 fi
 exec 7>&-
 wait "$pypid" || bad "python3 mock.py exited with an error: $(tail -3 py.err)"
+
+echo "== Debian python3-confluent-kafka: a consumer of a bucket list, hold=queue"
+# tests/packaging/list_queue.py on a mock cluster of its own: "Platinum,
+# Gold" of "Platinum, Gold, Silver", bucket.priority.hold=queue set in the
+# config dict, the plugin loaded by name. Its figures are shown.
+cp "$src/tests/packaging/list_queue.py" list_queue.py
+check "python3: a consumer of \"Platinum, Gold\" with hold=queue (plugin by name) reads every record of both buckets once, each partition in order, no Silver, closes" \
+        bash -c 'timeout 120 /usr/bin/python3 -I list_queue.py plain libbucketpriority >list_queue.out 2>&1
+                 rc=$?; sed "s/^/    /" list_queue.out | tail -20; [ $rc -eq 0 ]'
+check "python3 list consumer: the plugin mapped from $libdir only" \
+        bash -c 'grep "^plugin " "$1" | grep -q . && ! grep "^plugin " "$1" | grep -Ev " $2/libbucketpriority\.so"' _ list_queue.out "$libdir_re"
 
 echo "== bp-layout and bp-audit from /usr/bin, man pages"
 check "command -v bp-layout is /usr/bin/bp-layout" test "$(command -v bp-layout)" = /usr/bin/bp-layout

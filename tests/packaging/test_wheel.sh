@@ -7,11 +7,15 @@
 # the PyPI confluent-kafka wheel), and runs everything from there, with the
 # source tree and its build folder out of reach: the README's producer and
 # consumer quick starts through the bucket_priority helpers on librdkafka's
-# mock cluster, the helpers' refusal of a bad value, bp-layout and bp-audit
-# from the venv, auditwheel's tag, the same plugin file in Debian's
-# python3-confluent-kafka, and the artefact itself (no RPATH, no path of
-# the build machine, its size). Needs PyPI (pip's cache is used) and, for
-# the Debian check, /usr/bin/python3 with python3-confluent-kafka.
+# mock cluster, a consumer of the bucket list "Platinum, Gold" with
+# bucket.priority.hold=queue through the helpers (list_queue.py: every
+# record of both buckets read once, each partition in order, nothing of a
+# third bucket, a clean close), the helpers' refusal of a bad value,
+# bp-layout and bp-audit from the venv, auditwheel's tag, the same plugin
+# file in Debian's python3-confluent-kafka (the quick starts and the list
+# consumer), and the artefact itself (no RPATH, no path of the build
+# machine, its size). Needs PyPI (pip's cache is used) and, for the Debian
+# checks, /usr/bin/python3 with python3-confluent-kafka.
 set -euo pipefail
 
 if [ $# -ne 1 ] || [ ! -f "$1" ]; then
@@ -195,6 +199,13 @@ print(bucket_priority.__file__)" "$root" "$tmp/venv"
 check "README producer and consumer quick starts via the helpers (wheel confluent-kafka, mock cluster)" \
     timeout 120 "${py[@]}" "$tmp/quickstart.py" helpers
 
+# A consumer of a bucket list holding lower buckets in queues
+# (bucket.priority.hold=queue, set explicitly): tests/packaging/list_queue.py,
+# copied next to the quick starts (it imports nothing from the source tree).
+cp "$root/tests/packaging/list_queue.py" "$tmp/list_queue.py"
+check "a consumer of \"Platinum, Gold\" with hold=queue via the helpers reads every record of both buckets once, each partition in order, no Silver, closes (wheel confluent-kafka, mock cluster)" \
+    timeout 120 "${py[@]}" "$tmp/list_queue.py" helpers
+
 check "helper refuses allocation \"70%, 20%\" with ConfigError naming the property" \
     "${py[@]}" -c "
 import bucket_priority
@@ -302,6 +313,8 @@ plugin=$("${py[@]}" -c 'import bucket_priority; print(bucket_priority.library_pa
 if [ -x /usr/bin/python3 ] && /usr/bin/python3 -I -c 'import confluent_kafka' 2>/dev/null; then
     check "the wheel's plugin in Debian's python3-confluent-kafka $(/usr/bin/python3 -I -c 'import confluent_kafka as c; print(c.version()[0])') routes and reads (mock cluster)" \
         timeout 120 /usr/bin/env -u PYTHONPATH /usr/bin/python3 -I "$tmp/quickstart.py" plain "$plugin"
+    check "the wheel's plugin in Debian's python3-confluent-kafka: a consumer of \"Platinum, Gold\" with hold=queue from a config dict reads both buckets, in order, no Silver, closes (mock cluster)" \
+        timeout 120 /usr/bin/env -u PYTHONPATH /usr/bin/python3 -I "$tmp/list_queue.py" plain "$plugin"
 else
     echo "FAIL Debian's /usr/bin/python3 with python3-confluent-kafka is not installed"
     failed=$((failed + 1))
