@@ -212,14 +212,17 @@ def rolling_restart(s, env, report):
         return all(sets) and union == listed and \
             sum(len(x) for x in sets) == len(union)
 
+    def wait_holding(pair):
+        s.wait_until("%s to hold every critical and bulk partition between "
+                     "them" % " and ".join(m.name for m in pair), 60,
+                     lambda: hold_all(pair),
+                     missing=lambda: ", ".join(
+                         "%s %s" % (m.name, sorted(m.current)) for m in pair))
+
     def read_between(m, t0, t1):
         return sum(1 for r in m.reads() if t0 <= r[4] <= t1)
 
-    s.wait_until("roll-pause and roll-queue1 to hold every critical and "
-                 "bulk partition between them", 60,
-                 lambda: hold_all([old, new1]),
-                 missing=lambda: "roll-pause %s, roll-queue1 %s"
-                 % (sorted(old.current), sorted(new1.current)))
+    wait_holding([old, new1])
     t_both = s.now_ms()
     report.add("rolling restart: pause and queue member hold %s and %s "
                "(%.1f s after the start)"
@@ -230,11 +233,7 @@ def rolling_restart(s, env, report):
     rc = old.stop()
     new2 = Member(env, "roll-queue2", topic, group, "queue")
     ledger.add_consumer(new2)
-    s.wait_until("roll-queue1 and roll-queue2 to hold every critical and "
-                 "bulk partition between them", 60,
-                 lambda: hold_all([new1, new2]),
-                 missing=lambda: "roll-queue1 %s, roll-queue2 %s"
-                 % (sorted(new1.current), sorted(new2.current)))
+    wait_holding([new1, new2])
     t_queue = s.now_ms()
     report.add("rolling restart: roll-pause stopped (exit %s); queue members "
                "hold %s and %s %.1f s later"

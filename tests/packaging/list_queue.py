@@ -38,6 +38,9 @@ import time
 import confluent_kafka
 from confluent_kafka import Consumer, Producer, TopicPartition
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from mock_host import mock_cluster  # noqa: E402 (copied next to this file)
+
 TOPIC, GROUP, PARTITIONS = "orders", "orders-app", 10
 BUCKETS, ALLOCATION = "Platinum, Gold, Silver", "50%, 30%, 20%"
 LIST = "Platinum, Gold"
@@ -48,36 +51,6 @@ LISTED = ("Platinum", "Gold")
 BEFORE = {"Platinum": 100, "Gold": 300, "Silver": 100}
 DURING = {"Platinum": 100, "Gold": 100, "Silver": 50}
 mode = sys.argv[1]
-
-
-def librdkafka():
-    confluent_kafka.libversion()
-    with open("/proc/self/maps") as maps:
-        for line in maps:
-            path = line.split(None, 5)[-1].strip()
-            name = path.rsplit("/", 1)[-1]
-            if name.startswith("librdkafka") and ".so" in name and "++" not in name:
-                return path
-    raise SystemExit("no librdkafka mapped")
-
-
-def mock_cluster():
-    lib = ctypes.CDLL(librdkafka())
-    p = ctypes.c_void_p
-    lib.rd_kafka_conf_new.restype = p
-    lib.rd_kafka_new.restype = p
-    lib.rd_kafka_new.argtypes = [ctypes.c_int, p, ctypes.c_char_p, ctypes.c_size_t]
-    lib.rd_kafka_mock_cluster_new.restype = p
-    lib.rd_kafka_mock_cluster_new.argtypes = [p, ctypes.c_int]
-    lib.rd_kafka_mock_cluster_bootstraps.restype = ctypes.c_char_p
-    lib.rd_kafka_mock_cluster_bootstraps.argtypes = [p]
-    lib.rd_kafka_mock_topic_create.argtypes = [p, ctypes.c_char_p, ctypes.c_int, ctypes.c_int]
-    err = ctypes.create_string_buffer(512)
-    owner = lib.rd_kafka_new(0, lib.rd_kafka_conf_new(), err, len(err))
-    cluster = lib.rd_kafka_mock_cluster_new(owner, 1)
-    assert cluster, "no mock cluster"
-    assert lib.rd_kafka_mock_topic_create(cluster, TOPIC.encode(), PARTITIONS, 1) == 0
-    return (lib, owner, cluster), lib.rd_kafka_mock_cluster_bootstraps(cluster).decode()
 
 
 class BucketStats(ctypes.Structure):
@@ -162,7 +135,7 @@ saved_stderr = os.dup(2)
 os.dup2(log_file.fileno(), 2)
 
 try:
-    keep, bootstrap = mock_cluster()
+    keep, bootstrap = mock_cluster(TOPIC, PARTITIONS)
     print("librdkafka %s, mock cluster %s" % (confluent_kafka.libversion()[0], bootstrap))
 
     producer_conf.update({"bootstrap.servers": bootstrap, "linger.ms": 5})

@@ -186,30 +186,20 @@ def produce(bootstrap, tag):
 if __name__ == "__main__":
     produce(sys.argv[1], sys.argv[2])
 PY
+cp "$src/tests/packaging/mock_host.py" mock_host.py
 cat >mock.py <<'PY'
 # Hosts librdkafka's mock cluster (orders: 6 partitions) in the librdkafka
 # confluent_kafka runs on, routes keys through the plugin loaded by name,
 # reads them back with a Gold consumer, prints the bootstrap, the routing,
 # what the consumer got and the plugin's path, then serves the cluster (for
 # kcat) until stdin closes.
-import ctypes, sys, time
+import os, sys, time
 import confluent_kafka
 
-lib = ctypes.CDLL("librdkafka.so.1")
-P = ctypes.c_void_p
-lib.rd_kafka_conf_new.restype = P
-lib.rd_kafka_new.restype = P
-lib.rd_kafka_new.argtypes = [ctypes.c_int, P, ctypes.c_char_p, ctypes.c_size_t]
-lib.rd_kafka_mock_cluster_new.restype = P
-lib.rd_kafka_mock_cluster_new.argtypes = [P, ctypes.c_int]
-lib.rd_kafka_mock_cluster_bootstraps.restype = ctypes.c_char_p
-lib.rd_kafka_mock_cluster_bootstraps.argtypes = [P]
-lib.rd_kafka_mock_topic_create.argtypes = [P, ctypes.c_char_p, ctypes.c_int, ctypes.c_int]
-err = ctypes.create_string_buffer(256)
-host = lib.rd_kafka_new(0, lib.rd_kafka_conf_new(), err, 256)
-mc = lib.rd_kafka_mock_cluster_new(host, 1)
-lib.rd_kafka_mock_topic_create(mc, b"orders", 6, 1)
-bootstrap = lib.rd_kafka_mock_cluster_bootstraps(mc).decode()
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from mock_host import mock_cluster  # copied next to this file
+
+keep, bootstrap = mock_cluster("orders", 6)
 print("bootstrap", bootstrap, flush=True)
 
 import produce

@@ -61,49 +61,23 @@ echo "installing into a fresh venv ($("${py[@]}" -c 'import sys; print(sys.versi
 # The quick starts of the README, as one script for both Pythons:
 #   quickstart.py helpers             through bucket_priority's helpers
 #   quickstart.py plain PLUGIN_PATH   the README's properties, by path
+cp "$root/tests/packaging/mock_host.py" "$tmp/mock_host.py"
 cat >"$tmp/quickstart.py" <<'EOF'
 """The README's producer and consumer quick starts on librdkafka's mock
 cluster (hosted through ctypes in the librdkafka confluent_kafka runs on):
 6 partitions, Platinum, Gold = 70%, 30%."""
-import ctypes
+import os
 import sys
 import time
 
 import confluent_kafka
 from confluent_kafka import Consumer, Producer, TopicPartition
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from mock_host import mock_cluster  # noqa: E402 (copied next to this file)
+
 TOPIC, GROUP = "orders", "orders-app"
 mode = sys.argv[1]
-
-
-def librdkafka():
-    confluent_kafka.libversion()
-    with open("/proc/self/maps") as maps:
-        for line in maps:
-            path = line.split(None, 5)[-1].strip()
-            name = path.rsplit("/", 1)[-1]
-            if name.startswith("librdkafka") and ".so" in name and "++" not in name:
-                return path
-    raise SystemExit("no librdkafka mapped")
-
-
-def mock_cluster(partitions):
-    lib = ctypes.CDLL(librdkafka())
-    p = ctypes.c_void_p
-    lib.rd_kafka_conf_new.restype = p
-    lib.rd_kafka_new.restype = p
-    lib.rd_kafka_new.argtypes = [ctypes.c_int, p, ctypes.c_char_p, ctypes.c_size_t]
-    lib.rd_kafka_mock_cluster_new.restype = p
-    lib.rd_kafka_mock_cluster_new.argtypes = [p, ctypes.c_int]
-    lib.rd_kafka_mock_cluster_bootstraps.restype = ctypes.c_char_p
-    lib.rd_kafka_mock_cluster_bootstraps.argtypes = [p]
-    lib.rd_kafka_mock_topic_create.argtypes = [p, ctypes.c_char_p, ctypes.c_int, ctypes.c_int]
-    err = ctypes.create_string_buffer(512)
-    owner = lib.rd_kafka_new(0, lib.rd_kafka_conf_new(), err, len(err))
-    cluster = lib.rd_kafka_mock_cluster_new(owner, 1)
-    assert cluster, "no mock cluster"
-    assert lib.rd_kafka_mock_topic_create(cluster, TOPIC.encode(), partitions, 1) == 0
-    return (lib, owner, cluster), lib.rd_kafka_mock_cluster_bootstraps(cluster).decode()
 
 
 if mode == "helpers":
@@ -124,7 +98,7 @@ else:
     consumer_conf = {"plugin.library.paths": plugin, "bucket.priority.bucket": "Gold"}
     consumer_conf.update(common)
 
-keep, bootstrap = mock_cluster(6)
+keep, bootstrap = mock_cluster(TOPIC, 6)
 print("librdkafka %s, mock cluster %s" % (confluent_kafka.libversion()[0], bootstrap))
 
 # Producer quick start: where each key lands, from the delivery reports.
