@@ -322,9 +322,33 @@ static void check_stable_walk(const bp_config_t *cfg, const bp_layout_t *l) {
                 CHECK(min > l->partition_cnt);
 }
 
+/* Whether partition \p p, written by current bucket \p b at step \p s,
+ * is read by b then (\p r, the layout read at s), or by the bucket b's
+ * records go to after the change (a bucket removed into its fallback,
+ * whose partition the fallback's consumers take over while b still writes
+ * to it: bp_change_drain() leaves it undrained). */
+static int read_by_or_for(const bp_change_plan_t *pl, const bp_layout_t *r,
+                          int b, int32_t p, int s) {
+        int next_bucket, t = pl->target[b];
+        int reader = bp_change_reader(pl, s, p, &next_bucket);
+
+        CHECK(reader == r->bucket_of[p]);
+        if (reader == b)
+                return 1;
+        if (t < 0 || pl->to->bucket_of[p] != t)
+                return 0;
+        return pl->same[t] >= 0 ? reader == pl->same[t]
+                                : reader == BP_LAYOUT_NOBODY &&
+                                      next_bucket == t;
+}
+
 /* A layout change's plan at \p P: every step's routing writes each bucket
- * only to partitions it reads now, every reader is a bucket or nobody,
- * drains only at consumer steps. */
+ * only to partitions it reads at that step, or that the bucket its records
+ * go to after the change reads (in a 5-step plan, from step 3
+ * a homeless bucket writes to the partitions it gains, which it reads
+ * since step 2: not to its partitions of the current layout; a refused
+ * plan stays at step 1), every reader is a bucket or nobody, drains only
+ * at consumer steps. */
 static void check_change(const bp_config_t *cfg, int32_t P, char *err,
                          size_t errsz) {
         bp_change_plan_t *pl = bp_change_plan_new(cfg, P, err, errsz);
@@ -340,14 +364,19 @@ static void check_change(const bp_config_t *cfg, int32_t P, char *err,
         drain = malloc((size_t)P);
         CHECK(drain);
         for (s = 1; s <= pl->step_cnt; s++) {
+                /* A refused plan is not followed past step 1: producers
+                 * route and consumers read as at step 1 (the plugin's
+                 * bp_client_layout.c). */
                 bp_layout_t *w = bp_change_route_layout(pl, s);
-                bp_layout_t *r = bp_change_read_layout(pl, s);
+                bp_layout_t *r =
+                    bp_change_read_layout(pl, pl->refused[0] ? 1 : s);
                 CHECK(w && r);
                 for (b = 0; b < cfg->bucket_cnt; b++)
                         for (i = 0; i < w->count[b]; i++) {
                                 p = w->partitions[w->first[b] + i];
                                 CHECK(p >= 0 && p < P);
-                                CHECK(pl->from->bucket_of[p] == b);
+                                CHECK(read_by_or_for(pl, r, b, p,
+                                                     pl->refused[0] ? 1 : s));
                         }
                 for (p = 0; p < P; p++)
                         CHECK(r->bucket_of[p] < cfg->bucket_cnt ||
