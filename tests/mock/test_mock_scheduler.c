@@ -144,6 +144,65 @@ static void test_schedule_properties(void **state) {
         expect_tuned("fetch.wait.max.ms", "critical, bulk", "20", "20");
 }
 
+/* The plugin's log lines of a consumer's creation, for
+ * test_hold_notices(); logged on the creating thread. */
+static char notices[4096];
+
+static void capture_notices(const rd_kafka_t *rk, int level, const char *fac,
+                            const char *buf) {
+        size_t at = strlen(notices);
+        (void)rk, (void)level;
+        if (!strcmp(fac, "BUCKETPRIO") && at + strlen(buf) + 2 < sizeof(notices))
+                snprintf(notices + at, sizeof(notices) - at, "%s\n", buf);
+}
+
+/* Creates (and destroys) a consumer of "critical, bulk" with \p schedule,
+ * \p threshold and \p hold (NULL: unset); notices holds what it logged. */
+static void create_list_consumer(const char *schedule, const char *threshold,
+                                 const char *hold) {
+        rd_kafka_conf_t *conf = bp_test_conf(
+            NULL, "bucket.priority.bucket", "critical, bulk", BUCKET_CONF,
+            "bucket.priority.schedule", schedule, "group.id", "notices",
+            NULL);
+        char errstr[512];
+        rd_kafka_t *rk;
+
+        if (threshold)
+                assert_int_equal(bp_test_set(conf,
+                                             "bucket.priority.lag.threshold",
+                                             threshold, errstr,
+                                             sizeof(errstr)),
+                                 RD_KAFKA_CONF_OK);
+        if (hold)
+                assert_int_equal(bp_test_set(conf, "bucket.priority.hold", hold,
+                                             errstr, sizeof(errstr)),
+                                 RD_KAFKA_CONF_OK);
+        rd_kafka_conf_set_log_cb(conf, capture_notices);
+        notices[0] = '\0';
+        rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr, sizeof(errstr));
+        assert_non_null(rk);
+        rd_kafka_destroy(rk);
+}
+
+/* A setting of bucket.priority.hold that cannot apply is said at
+ * creation: queue with a lag threshold (the threshold has no effect),
+ * queue with the weighted schedule (it pauses); the defaults say
+ * nothing. */
+static void test_hold_notices(void **state) {
+        (void)state;
+        create_list_consumer("strict", "100", "queue");
+        assert_non_null(strstr(notices, "lag.threshold=100 has no effect"));
+        create_list_consumer("weighted", NULL, "queue");
+        assert_non_null(strstr(notices, "applies to the strict schedule"));
+        create_list_consumer("strict", "100", NULL); /* pauses: no notice */
+        assert_null(strstr(notices, "has no effect"));
+        create_list_consumer("strict", NULL, NULL); /* queues */
+        assert_null(strstr(notices, "has no effect"));
+        assert_null(strstr(notices, "applies to the strict schedule"));
+        create_list_consumer("weighted", NULL, NULL);
+        assert_null(strstr(notices, "applies to the strict schedule"));
+}
+
 static int cmp_long(const void *a, const void *b) {
         long x = *(const long *)a, y = *(const long *)b;
         return x < y ? -1 : x > y;
@@ -458,6 +517,7 @@ int main(void) {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test_teardown(test_schedule_properties,
                                       harness_cleanup),
+            cmocka_unit_test(test_hold_notices),
             cmocka_unit_test_teardown(test_control_plain_consumer,
                                       harness_cleanup),
             cmocka_unit_test_teardown(test_strict, harness_cleanup),
