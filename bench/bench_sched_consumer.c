@@ -82,14 +82,16 @@ void bsch_consumer_start(bsch_consumer_t *c, const char *topic, int setup,
                 bsch_set(conf, "bucket.priority.bucket", bucket);
                 if (setup == BSCH_STRICT || setup == BSCH_QUEUE)
                         bsch_set(conf, "bucket.priority.schedule", "strict");
-                if (setup == BSCH_WEIGHTED)
+                if (setup == BSCH_WEIGHTED || setup == BSCH_WQUEUE)
                         bsch_set(conf, "bucket.priority.schedule",
                                  "weighted");
-                /* Each set, so that the two strict setups stay what
-                 * they are named whatever the default. */
-                if (setup == BSCH_STRICT || setup == BSCH_QUEUE)
+                /* Each set, so that the setups stay what they are named
+                 * whatever the default. */
+                if (setup != BSCH_DEDICATED)
                         bsch_set(conf, "bucket.priority.hold",
-                                 setup == BSCH_QUEUE ? "queue" : "pause");
+                                 setup == BSCH_QUEUE || setup == BSCH_WQUEUE
+                                     ? "queue"
+                                     : "pause");
         }
         snprintf(fw, sizeof(fw), "%d", bsch_opt.fetch_wait_ms);
         if (bsch_opt.fetch_wait_ms > 0)

@@ -11,7 +11,7 @@
 #include "bp_cli.h"
 
 const char *const bsch_setup_name[BSCH_SETUPS] = {
-    "dedicated", "strict", "queue", "weighted", "plain"};
+    "dedicated", "strict", "queue", "weighted", "wqueue", "plain"};
 
 bsch_options_t bsch_opt = {.rounds        = 3,
                            .rate          = 100,
@@ -28,7 +28,7 @@ static void usage(FILE *f) {
                 "                          [--work-us W] [--work sleep|busy] "
                 "[--fetch-wait-ms F]\n"
                 "                          [--linger-ms L] "
-                "[--only dedicated|strict|queue|weighted|plain]\n"
+                "[--only dedicated|strict|queue|weighted|wqueue|plain]\n"
                 "                          [--prop name=value]... "
                 "[--brokers B]\n");
 }

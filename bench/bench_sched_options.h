@@ -14,11 +14,12 @@ enum {
         BSCH_STRICT,    /* one consumer of both, strict, hold=pause */
         BSCH_QUEUE,     /* the same, hold=queue (strict's default) */
         BSCH_WEIGHTED,  /* the same, weighted (by pausing) */
+        BSCH_WQUEUE,    /* weighted, hold=queue */
         BSCH_PLAIN,     /* a plain consumer of the whole topic */
         BSCH_SETUPS
 };
 
-/** "dedicated", "strict", "queue", "weighted", "plain". */
+/** "dedicated", "strict", "queue", "weighted", "wqueue", "plain". */
 extern const char *const bsch_setup_name[BSCH_SETUPS];
 
 /** The options (defaults until bsch_parse_options()). */

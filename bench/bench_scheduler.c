@@ -8,10 +8,10 @@
  *   bp-bench-scheduler [--rounds K] [--bulk N] [--rate R] [--seconds S]
  *                      [--work-us W] [--work sleep|busy] [--fetch-wait-ms F]
  *                      [--linger-ms L]
- *                      [--only dedicated|strict|queue|weighted|plain]
+ *                      [--only dedicated|strict|queue|weighted|wqueue|plain]
  *                      [--prop name=value]... [--brokers B]
  *
- * Each round runs the five setups one after the other (the order rotates
+ * Each round runs the six setups one after the other (the order rotates
  * from round to round), each on a fresh topic of 12 partitions (buckets
  * "critical, bulk" at "30%, 70%": critical 8-11, bulk 0-7) loaded with N
  * bulk records (default 200 000, 100-byte values):
@@ -26,7 +26,9 @@
  *              fetched kept);
  *   weighted   the same with bucket.priority.schedule = weighted (each
  *              bucket served in proportion to its allocation while both
- *              have records waiting, by pausing);
+ *              have records waiting), bucket.priority.hold = pause;
+ *   wqueue     weighted with bucket.priority.hold = queue (a bucket ahead
+ *              of its share paused only while a lower one waits);
  *   plain      one consumer of the topic without the plugin.
  *
  * Every consumer spends W µs on each record (default 50, sleeping: work
@@ -182,6 +184,8 @@ int main(int argc, char **argv) {
                        med99[BSCH_QUEUE] / med99[BSCH_DEDICATED]);
                 printf("p99 ratio weighted / dedicated: %.2f\n",
                        med99[BSCH_WEIGHTED] / med99[BSCH_DEDICATED]);
+                printf("p99 ratio wqueue / dedicated: %.2f\n",
+                       med99[BSCH_WQUEUE] / med99[BSCH_DEDICATED]);
                 printf("p99 ratio plain / dedicated:  %.2f\n",
                        med99[BSCH_PLAIN] / med99[BSCH_DEDICATED]);
         }

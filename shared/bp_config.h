@@ -189,12 +189,12 @@ int bp_config_find_bucket(const bp_config_t *cfg,
                           size_t len);
 
 /**
- * How a consumer of several buckets configured by \p cfg holds a lower
- * bucket back: BP_HOLD_PAUSE or BP_HOLD_QUEUE, never BP_HOLD_DEFAULT. The
- * weighted schedule always pauses; the strict one does as
- * bucket.priority.hold says, and when it is not set queues, unless
- * bucket.priority.lag.threshold is above 0 (letting a higher bucket lag is
- * what pausing does; with the queue its records always go first).
+ * How a consumer of several buckets configured by \p cfg holds a bucket
+ * back: BP_HOLD_PAUSE or BP_HOLD_QUEUE, never BP_HOLD_DEFAULT. As
+ * bucket.priority.hold says; when it is not set, the weighted schedule
+ * pauses, and the strict one queues, unless bucket.priority.lag.threshold
+ * is above 0 (letting a higher bucket lag is what pausing does; with the
+ * queue its records always go first).
  */
 bp_hold_t bp_config_hold(const bp_config_t *cfg);
 

@@ -18,9 +18,9 @@ int bp_config_find_bucket(const bp_config_t *cfg,
 }
 
 bp_hold_t bp_config_hold(const bp_config_t *cfg) {
-        if (cfg->schedule != BP_SCHEDULE_STRICT)
-                return BP_HOLD_PAUSE;
         if (cfg->hold != BP_HOLD_DEFAULT)
                 return cfg->hold;
+        if (cfg->schedule != BP_SCHEDULE_STRICT)
+                return BP_HOLD_PAUSE;
         return cfg->lag_threshold > 0 ? BP_HOLD_PAUSE : BP_HOLD_QUEUE;
 }

@@ -1,7 +1,7 @@
 /*
  * bp_schedule.c - the scheduler's decisions (see bp_schedule.h): which
- * ranks to pause under the strict and weighted schedules, and how a paused
- * bucket resumes.
+ * ranks to pause under the strict and weighted schedules (the weighted
+ * one also when it holds by queue), and how a paused bucket resumes.
  */
 #include "bp_schedule.h"
 
@@ -90,6 +90,16 @@ void bp_sched_decide_weighted(int n,
         }
         if (!any_running && best >= 0)
                 want[best] = 0;
+}
+
+void bp_sched_hold_only_for_lower(int n, const bp_sched_ranks_t *rs,
+                                  int *want) {
+        int r, lower_waiting = 0;
+
+        for (r = n - 1; r >= 0; r--) {
+                want[r] = want[r] && lower_waiting;
+                lower_waiting |= rs->held[r] > 0 && rs->has_work[r];
+        }
 }
 
 static const bp_sched_part_t *part_of(const bp_sched_part_t *parts, int k,

@@ -88,6 +88,18 @@ void bp_sched_decide_weighted(int n,
                               bp_sched_share_t *share,
                               int *want);
 
+/**
+ * weighted, holding by queue (bucket.priority.hold=queue): a rank's
+ * fetched records already go ahead of every lower rank's
+ * (assignor/scheduler/bp_sched_queues.c), so a rank ahead of its share is
+ * held back only for a lower one: \p want[r] stays 1 only while a rank
+ * below r holds partitions with records waiting. The lowest rank is then
+ * never paused, and a higher rank only while it takes more than its share
+ * from a lower one that has records.
+ */
+void bp_sched_hold_only_for_lower(int n, const bp_sched_ranks_t *rs,
+                                  int *want);
+
 /** A bucket's staggered resume in progress. */
 typedef struct bp_sched_lead {
         unsigned rotation; /**< Which partition leads next. */

@@ -185,9 +185,10 @@ void bp_sched_evaluate(bp_scheduler_t *s) {
         }
         if (rd_kafka_consumer_closed(s->rk))
                 return;
-        if (s->hold_queues) { /* nothing is paused (bp_sched_queues.c) */
+        if (s->hold_queues) { /* bp_sched_queues.c */
                 bp_sched_queues_tick(s);
-                return;
+                if (s->mode == BP_SCHEDULE_STRICT)
+                        return; /* nothing is paused */
         }
         t0 = bp_clock_us();
         bp_held_measure(held, held->part, held->cnt, now);
@@ -228,9 +229,11 @@ void bp_sched_evaluate(bp_scheduler_t *s) {
                 return; /* out of memory: change nothing */
         bp_sched_summarise(view, held->cnt, s->threshold, s->grace_ms, now,
                            &rs);
-        if (s->mode == BP_SCHEDULE_WEIGHTED)
+        if (s->mode == BP_SCHEDULE_WEIGHTED) {
                 decide_weighted(s, &rs, want);
-        else
+                if (s->hold_queues)
+                        bp_sched_hold_only_for_lower(s->n, &rs, want);
+        } else
                 bp_sched_decide_strict(s->n, &rs, want);
         /* What a decision costs this thread (pauses wait on librdkafka's
          * main thread and are left out): paces the wake-ups. */

@@ -74,7 +74,8 @@ void bp_scheduler_on_record(bp_scheduler_t *s,
                               memory_order_relaxed);
         if (s->hold_queues) {
                 bp_sched_queues_taken(s, r);
-                return;
+                if (s->mode == BP_SCHEDULE_STRICT)
+                        return; /* nothing to pause */
         }
 
         /* This record drained its partition while another bucket waits:
@@ -162,13 +163,8 @@ bp_scheduler_t *bp_scheduler_start(bp_client_t *c,
         pthread_cond_init(&s->ctl_cond, &ca);
         pthread_condattr_destroy(&ca);
         s->want_queues = bp_config_hold(&c->cfg) == BP_HOLD_QUEUE;
-        if (c->cfg.hold == BP_HOLD_QUEUE && s->mode != BP_SCHEDULE_STRICT)
-                bp_client_log(c, 5,
-                              "bucket.priority.hold=queue applies to the "
-                              "strict schedule: the weighted schedule of "
-                              "buckets %s holds by pause",
-                              names);
-        else if (s->want_queues && s->threshold > 0)
+        if (s->want_queues && s->mode == BP_SCHEDULE_STRICT &&
+            s->threshold > 0)
                 bp_client_log(c, 5,
                               "bucket.priority.lag.threshold=%lld has no "
                               "effect with bucket.priority.hold=queue: a "
@@ -217,11 +213,18 @@ void bp_scheduler_assigning(bp_scheduler_t *s) {
                                       "cannot set up the bucket queues "
                                       "(bucket.priority.hold=queue): lower "
                                       "buckets are held back by pause");
-                } else {
+                } else if (s->mode == BP_SCHEDULE_STRICT) {
                         bp_client_log(s->c, 6,
                                       "strict schedule: lower buckets wait "
                                       "in queues of their own, nothing is "
                                       "paused (bucket.priority.hold=queue)");
+                } else {
+                        bp_client_log(s->c, 6,
+                                      "weighted schedule: each bucket's "
+                                      "records wait in a queue of their own; "
+                                      "a bucket ahead of its share is paused "
+                                      "only while a lower one has records "
+                                      "(bucket.priority.hold=queue)");
                 }
         }
         bp_sched_queues_route(s, 1); /* before the partitions are assigned */

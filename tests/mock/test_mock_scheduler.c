@@ -185,15 +185,16 @@ static void create_list_consumer(const char *schedule, const char *threshold,
 }
 
 /* A setting of bucket.priority.hold that cannot apply is said at
- * creation: queue with a lag threshold (the threshold has no effect),
- * queue with the weighted schedule (it pauses); the defaults say
+ * creation: queue with a lag threshold (the threshold has no effect);
+ * queue with the weighted schedule applies, and the defaults say
  * nothing. */
 static void test_hold_notices(void **state) {
         (void)state;
         create_list_consumer("strict", "100", "queue");
         assert_non_null(strstr(notices, "lag.threshold=100 has no effect"));
         create_list_consumer("weighted", NULL, "queue");
-        assert_non_null(strstr(notices, "applies to the strict schedule"));
+        assert_null(strstr(notices, "has no effect"));
+        assert_null(strstr(notices, "holds by pause"));
         create_list_consumer("strict", "100", NULL); /* pauses: no notice */
         assert_null(strstr(notices, "has no effect"));
         create_list_consumer("strict", NULL, NULL); /* queues */
@@ -498,6 +499,17 @@ static void weighted_run(const char *group, int rebalance, int backlog,
 
         drain(sc.pr, 1, 180000);
         check_stats(&sc.pr[0]);
+        if (harness.hold) {
+                /* Holding by queue: the lowest bucket is never paused,
+                 * critical (ahead of its share while bulk waits) is. */
+                bp_consumer_bucket_stats_t s;
+                assert_int_equal(bp_consumer_bucket_stats(sc.pr[0].rk, 1, &s),
+                                 0);
+                assert_int_equal(s.pauses, 0);
+                assert_int_equal(bp_consumer_bucket_stats(sc.pr[0].rk, 0, &s),
+                                 0);
+                assert_true(s.pauses > 0);
+        }
         print_message("%ld records read, %ld duplicates\n",
                       harness.ledger.written_cnt, harness.ledger.duplicates);
         probe_close(&sc.pr[0]);
@@ -511,6 +523,22 @@ static void test_weighted(void **state) {
 static void test_weighted_rebalance(void **state) {
         (void)state;
         weighted_run("weighted-rb", 1, 15000, 1500);
+}
+
+/* The same shares holding by queue: a bucket ahead of its share is paused
+ * only while a lower one waits (critical here), and bulk is never paused. */
+static void test_weighted_queue(void **state) {
+        (void)state;
+        harness.hold = "queue";
+        weighted_run("weighted-q", 0, 8000, 2000);
+        harness.hold = NULL;
+}
+
+static void test_weighted_queue_rebalance(void **state) {
+        (void)state;
+        harness.hold = "queue";
+        weighted_run("weighted-q-rb", 1, 15000, 1500);
+        harness.hold = NULL;
 }
 
 int main(void) {
@@ -529,6 +557,9 @@ int main(void) {
             cmocka_unit_test_teardown(test_strict_full_queue, harness_cleanup),
             cmocka_unit_test_teardown(test_weighted, harness_cleanup),
             cmocka_unit_test_teardown(test_weighted_rebalance, harness_cleanup),
+            cmocka_unit_test_teardown(test_weighted_queue, harness_cleanup),
+            cmocka_unit_test_teardown(test_weighted_queue_rebalance,
+                                      harness_cleanup),
         };
         if (getenv("BP_TEST_FILTER")) /* e.g. "test_strict*" */
                 cmocka_set_test_filter(getenv("BP_TEST_FILTER"));

@@ -519,7 +519,8 @@ static void test_touched(void **state) {
 /* How a list consumer holds lower buckets back, in every order of the
  * three properties that decide it: queue by default for strict, pause
  * when a lag threshold above 0 is set without a hold (a threshold is a
- * pause's), what hold says when set, and always pause for weighted. */
+ * pause's), what hold says when set, and pause for weighted unless hold
+ * says queue. */
 static void test_hold_resolved(void **state) {
         static const struct {
                 const char *schedule, *threshold, *hold;
@@ -533,7 +534,9 @@ static void test_hold_resolved(void **state) {
             {"strict", NULL, "pause", BP_HOLD_PAUSE},
             {"strict", "0", "queue", BP_HOLD_QUEUE},
             {"weighted", NULL, NULL, BP_HOLD_PAUSE},
-            {"weighted", NULL, "queue", BP_HOLD_PAUSE},
+            {"weighted", NULL, "queue", BP_HOLD_QUEUE},
+            {"weighted", NULL, "pause", BP_HOLD_PAUSE},
+            {"weighted", "100", NULL, BP_HOLD_PAUSE},
         };
         size_t i;
         int order;

@@ -180,6 +180,43 @@ static void test_weighted_idle_and_empty(void **state) {
         assert_true(share[1].credit == 0); /* alone: its share is all */
 }
 
+/* Holding by queue, the weighted schedule pauses a rank only for a lower
+ * rank with records waiting: the lowest rank never, a higher one while a
+ * rank below it waits, not for a rank above it (whose records the queue
+ * moves ahead anyway). */
+static void test_weighted_hold_only_for_lower(void **state) {
+        bp_sched_ranks_t rs;
+        int want[3];
+        (void)state;
+
+        memset(&rs, 0, sizeof(rs));
+        rs.held[0] = rs.held[1] = rs.held[2] = 2;
+        rs.has_work[0] = rs.has_work[1] = rs.has_work[2] = 1;
+        want[0] = want[1] = want[2] = 1;
+        bp_sched_hold_only_for_lower(3, &rs, want);
+        assert_int_equal(want[0], 1); /* ranks 1 and 2 wait below it */
+        assert_int_equal(want[1], 1); /* rank 2 waits below it */
+        assert_int_equal(want[2], 0); /* the lowest: nothing below */
+
+        rs.has_work[2] = 0; /* only rank 0 and rank 1 wait */
+        want[0] = 0, want[1] = 1, want[2] = 0;
+        bp_sched_hold_only_for_lower(3, &rs, want);
+        assert_int_equal(want[1], 0); /* ahead of rank 0 only: runs */
+
+        rs.has_work[1] = 0;
+        rs.has_work[2] = 1;
+        rs.held[2]     = 0; /* waiting, but holds nothing */
+        want[0] = 1, want[1] = 0, want[2] = 0;
+        bp_sched_hold_only_for_lower(3, &rs, want);
+        assert_int_equal(want[0], 0);
+
+        rs.held[2] = 2; /* rank 2 holds and waits: rank 0 may be held */
+        want[0]    = 1;
+        bp_sched_hold_only_for_lower(3, &rs, want);
+        assert_int_equal(want[0], 1);
+        assert_int_equal(want[1], 0); /* never turns a run into a pause */
+}
+
 /* --- stagger --------------------------------------------------------------- */
 
 static void test_stagger_whole_bucket(void **state) {
@@ -255,6 +292,7 @@ int main(void) {
             cmocka_unit_test(test_strict_empty_bucket),
             cmocka_unit_test(test_weighted_shares),
             cmocka_unit_test(test_weighted_idle_and_empty),
+            cmocka_unit_test(test_weighted_hold_only_for_lower),
             cmocka_unit_test(test_stagger_whole_bucket),
             cmocka_unit_test(test_stagger_ends),
             cmocka_unit_test(test_stagger_partial),
