@@ -1,6 +1,7 @@
 /*
- * bp_sched_queues.c - the strict schedule holding lower buckets back in
- * queues of their own instead of pausing them (see bp_sched_state.h):
+ * bp_sched_queues.c - holding lower buckets back in queues of their own
+ * instead of pausing them (strict; weighted pauses only a bucket ahead of
+ * its share, see bp_sched_state.h):
  * the queues, the routing of each held partition to its bucket's queue,
  * the consumer queue's redirection to the front queue, and the moves of
  * waiting records to the front.

@@ -10,8 +10,9 @@
  *                       cluster;
  *   bp_sched_pause.c    the decisions (shared/bp_schedule.c) applied with
  *                       pause and resume;
- *   bp_sched_queues.c   the strict schedule holding lower buckets back in
- *                       queues of their own (bucket.priority.hold=queue).
+ *   bp_sched_queues.c   holding lower buckets back in queues of their own
+ *                       (bucket.priority.hold=queue; strict, or weighted
+ *                       beside its pauses).
  *
  * Decisions and pause state changes happen under the held set's lock
  * (held->lock), one actor at a time; thread control under ctl_lock.

@@ -14,6 +14,12 @@
  *             its allocation (a deficit counter per bucket pauses the one
  *             that got ahead of its share).
  *
+ * With bucket.priority.hold=queue (strict's default, weighted's when set)
+ * each bucket's fetched records wait in a queue of their own and a higher
+ * bucket's are moved ahead (bp_sched_queues.c): strict then pauses
+ * nothing, and weighted pauses a bucket ahead of its share only while a
+ * lower bucket has records waiting (bp_sched_hold_only_for_lower()).
+ *
  * Lag is the partition's cached high watermark minus the consumer's
  * position: no request to the cluster per decision (except while the
  * consumer queue is full and librdkafka fetches nothing, see
