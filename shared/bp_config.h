@@ -70,13 +70,13 @@ typedef enum {
                                    *   its allocation. */
 } bp_schedule_t;
 
-/** How the strict schedule holds a lower bucket back
+/** How a consumer of several buckets holds a bucket back
  *  (bucket.priority.hold). */
 typedef enum {
-        BP_HOLD_DEFAULT = 0, /**< Not set: queue for the strict schedule,
-                              *   pause when bucket.priority.lag.threshold
-                              *   is above 0 (a threshold is a pause's) and
-                              *   for the weighted schedule
+        BP_HOLD_DEFAULT = 0, /**< Not set: queue, but pause for the
+                              *   strict schedule when
+                              *   bucket.priority.lag.threshold is above 0
+                              *   (a threshold is a pause's)
                               *   (bp_config_hold()). */
         BP_HOLD_PAUSE = 1, /**< Pause its partitions: what librdkafka
                             *   fetched of them is dropped and fetched
@@ -191,10 +191,10 @@ int bp_config_find_bucket(const bp_config_t *cfg,
 /**
  * How a consumer of several buckets configured by \p cfg holds a bucket
  * back: BP_HOLD_PAUSE or BP_HOLD_QUEUE, never BP_HOLD_DEFAULT. As
- * bucket.priority.hold says; when it is not set, the weighted schedule
- * pauses, and the strict one queues, unless bucket.priority.lag.threshold
- * is above 0 (letting a higher bucket lag is what pausing does; with the
- * queue its records always go first).
+ * bucket.priority.hold says; when it is not set, queue, unless the
+ * schedule is strict and bucket.priority.lag.threshold is above 0 (letting
+ * a higher bucket lag is what pausing does; with the queue its records
+ * always go first; the weighted schedule ignores the threshold).
  */
 bp_hold_t bp_config_hold(const bp_config_t *cfg);
 

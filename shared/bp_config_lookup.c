@@ -20,7 +20,8 @@ int bp_config_find_bucket(const bp_config_t *cfg,
 bp_hold_t bp_config_hold(const bp_config_t *cfg) {
         if (cfg->hold != BP_HOLD_DEFAULT)
                 return cfg->hold;
-        if (cfg->schedule != BP_SCHEDULE_STRICT)
+        /* A lag threshold is what pausing lets lag; weighted ignores it. */
+        if (cfg->schedule == BP_SCHEDULE_STRICT && cfg->lag_threshold > 0)
                 return BP_HOLD_PAUSE;
-        return cfg->lag_threshold > 0 ? BP_HOLD_PAUSE : BP_HOLD_QUEUE;
+        return BP_HOLD_QUEUE;
 }

@@ -11,7 +11,8 @@
  *   - topic.metadata.refresh.interval.ms shortened so growth is seen soon;
  *   - the plugin's rebalance callback, unless the application has one;
  *   - a consumer of several buckets (scheduled, see bp_scheduler.h):
- *     fetch.wait.max.ms and fetch.queue.backoff.ms shortened.
+ *     fetch.wait.max.ms and fetch.queue.backoff.ms shortened (the wait
+ *     more for the weighted schedule, which switches buckets often).
  */
 #include <stdio.h>
 #include <string.h>
@@ -40,13 +41,23 @@
  *  switch between buckets that long. */
 #define BP_LIST_FETCH_WAIT_MS_TEXT "100"
 
+/** The same for the weighted schedule: it pauses a bucket ahead of its
+ *  share and resumes it within milliseconds, many times a second while
+ *  both buckets have records; at 100 ms, a resumed bucket's wait for the
+ *  held fetch cost it a fifth of its share in some windows of 2 000
+ *  records on Kafka 4.4 (docs/consumer-several-buckets.md). */
+#define BP_WEIGHTED_FETCH_WAIT_MS_TEXT "20"
+
 /* The librdkafka properties a consumer of several buckets gets, unless
- * the user set them (bit i of sched_user_set, sched_set: tuned[i]). */
+ * the user set them (bit i of sched_user_set, sched_set: tuned[i]), by
+ * schedule. */
 static const struct {
-        const char *name, *list_value, *librdkafka_default;
+        const char *name, *strict_value, *weighted_value, *librdkafka_default;
 } tuned[] = {
-    {"fetch.queue.backoff.ms", BP_LIST_QUEUE_BACKOFF_MS_TEXT, "1000"},
-    {"fetch.wait.max.ms", BP_LIST_FETCH_WAIT_MS_TEXT, "500"},
+    {"fetch.queue.backoff.ms", BP_LIST_QUEUE_BACKOFF_MS_TEXT,
+     BP_LIST_QUEUE_BACKOFF_MS_TEXT, "1000"},
+    {"fetch.wait.max.ms", BP_LIST_FETCH_WAIT_MS_TEXT,
+     BP_WEIGHTED_FETCH_WAIT_MS_TEXT, "500"},
 };
 #define TUNED_CNT ((int)(sizeof(tuned) / sizeof(tuned[0])))
 
@@ -72,25 +83,28 @@ static void tuned_seen(bp_client_t *c, const char *name) {
                         c->consumer->props.sched_user_set |= 1u << i;
 }
 
-/* After bucket.priority.bucket changed: a consumer of several buckets gets
- * BP_LIST_FETCH_WAIT_MS_TEXT and, where librdkafka has the property (2.2
- * and later), BP_LIST_QUEUE_BACKOFF_MS_TEXT, each unless the user set it;
- * librdkafka's defaults come back when the list shrinks to one bucket. */
+/* After bucket.priority.bucket or .schedule changed: a consumer of
+ * several buckets gets the fetch wait of its schedule and, where
+ * librdkafka has the property (2.2 and later),
+ * BP_LIST_QUEUE_BACKOFF_MS_TEXT, each unless the user set it; librdkafka's
+ * defaults come back when the list shrinks to one bucket. */
 static void tuned_apply(bp_client_t *c, rd_kafka_conf_t *conf) {
         bp_consumer_props_t *k = &c->consumer->props;
         int list              = c->cfg.consumer_bucket_cnt > 1, i;
+        int weighted          = c->cfg.schedule == BP_SCHEDULE_WEIGHTED;
         char errstr[256];
 
         for (i = 0; i < TUNED_CNT; i++) {
                 unsigned bit = 1u << i;
                 if ((k->sched_user_set & bit) ||
-                    list == !!(k->sched_set & bit))
+                    (!list && !(k->sched_set & bit)))
                         continue;
                 /* RD_KAFKA_CONF_UNKNOWN where librdkafka lacks it (the
                  * backoff before 2.2): nothing to do. */
                 if (bp_conf_set_own(c, conf, tuned[i].name,
-                                    list ? tuned[i].list_value
-                                         : tuned[i].librdkafka_default,
+                                    !list      ? tuned[i].librdkafka_default
+                                    : weighted ? tuned[i].weighted_value
+                                               : tuned[i].strict_value,
                                     errstr,
                                     sizeof(errstr)) == RD_KAFKA_CONF_OK)
                         k->sched_set = list ? k->sched_set | bit
@@ -395,6 +409,10 @@ rd_kafka_conf_res_t bp_consumer_after_conf_set(bp_client_t *c,
                             errstr_size) != RD_KAFKA_CONF_OK)
                 return RD_KAFKA_CONF_INVALID;
 
+        if (!strcmp(name, BP_PROP_SCHEDULE)) {
+                tuned_apply(c, conf); /* the fetch wait of the schedule */
+                return RD_KAFKA_CONF_OK;
+        }
         if (strcmp(name, BP_PROP_BUCKET) && strcmp(name, BP_PROP_GROUP_PER_BUCKET))
                 return RD_KAFKA_CONF_OK;
         if (c->cfg.consumer_bucket_cnt > 0) {

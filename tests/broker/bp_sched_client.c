@@ -1,9 +1,10 @@
 /*
  * bp_sched_client.c - the judged consumer of the broker suite's "scheduler"
  * scenario (tests/broker/broker_sched.py drives it): one consumer serving
- * the bucket list "critical, bulk" (the plugin's scheduler pauses and
- * resumes its partitions: bucket.priority.hold=pause), or, for the control run, a plain consumer of the
- * whole topic without the plugin.
+ * the bucket list "critical, bulk" (strict: the plugin's scheduler pauses
+ * and resumes its partitions, bucket.priority.hold=pause; weighted: as by
+ * default, each bucket held in a queue of its own), or, for the control
+ * run, a plain consumer of the whole topic without the plugin.
  *
  * The judging happens here, per record, because it needs what librdkafka
  * knows inside this process, through public calls only (the same measure
@@ -192,10 +193,11 @@ static rd_kafka_conf_t *make_conf(const opts_t *o) {
                 bcu_conf_set(conf, "bucket.priority.allocation", o->allocation);
                 bcu_conf_set(conf, "bucket.priority.schedule", o->schedule);
                 bcu_conf_set(conf, "bucket.priority.lag.threshold", threshold);
-                /* The scheduler judged here is the one that pauses
-                 * (broker_sched_queue.py judges the queue, the strict
-                 * schedule's default). */
-                bcu_conf_set(conf, "bucket.priority.hold", "pause");
+                /* Strict is judged here as it pauses
+                 * (broker_sched_queue.py judges its queue, the default);
+                 * weighted as it holds by default, by queue. */
+                if (!strcmp(o->schedule, "strict"))
+                        bcu_conf_set(conf, "bucket.priority.hold", "pause");
                 if (o->layout)
                         bcu_conf_set(conf, "bucket.priority.layout",
                                      o->layout);

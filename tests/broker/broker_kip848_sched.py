@@ -32,9 +32,16 @@ broker's session timeout, 45 s, decides). Asserted:
     its statistics show bulk paused, critical never, lag 0 at the end;
   - 0 lost; lag 0 in both groups after close.
 
+Then broker_sched.py's weighted part runs again on this protocol
+("kip848-weighted": two buckets, a critical and a bulk backlog, one C
+member judging shares from inside, a second joining and leaving), holding
+by queue as the weighted schedule does by default: critical's share per
+window and overall, critical paused and bulk never, 0 lost.
+
 Skipped (exit 77) when bp-broker-client runs a librdkafka older than 2.12
 (Debian's 2.0.2): the plugin refuses group.protocol=consumer there. About
-110-140 s, most of it the session timeout after the kill.
+110-140 s, most of it the session timeout after the kill, and about 40 s
+for the weighted part.
 """
 import json
 import os
@@ -42,11 +49,15 @@ import statistics
 import time
 
 import broker_kip848
+import broker_sched
 
 PARTS = 12
 LAYOUT = "stable"
 LIST = "critical, bulk"
 KIP848 = ["group.protocol=consumer"]
+# The weighted part's members: broker_sched.py's settings that apply to
+# this protocol (the session and heartbeat are the broker's).
+KIP848_WEIGHTED = ["auto.commit.interval.ms=1000"] + KIP848
 BULK_BASE, CRITICAL_BASE = 2000000, 3000000
 BULK_BACKLOG, CRITICAL_BACKLOG = 40000, 3000
 # sched-1's bulk records read before the last record of the critical
@@ -185,6 +196,8 @@ def run(s, env, report):
         for p in c.problems():
             report.error(p)
     check_lag(env, report, topic, group, layout, mine)
+    broker_sched.run_weighted(s, env, report, "kip848-weighted",
+                              KIP848_WEIGHTED)
 
 
 def check_reads(s, report, ledger, layout, mine, members, normal, phases):

@@ -24,9 +24,10 @@ judged figures into phases, accounts for every record id
             episodes at most STRICT_TYPICAL bulk records, and every
             episode of either consumer, in every phase, at most
             STRICT_BOUND;
-  weighted  the same phases with critical and bulk backlogs: the critical
-            share in every window within SHARE +- WINDOW_TOLERANCE points,
-            overall within SHARE +- OVERALL_TOLERANCE;
+  weighted  the same phases with critical and bulk backlogs, holding by
+            queue as by default: the critical share in every window within
+            SHARE +- WINDOW_TOLERANCE points, overall within SHARE +-
+            OVERALL_TOLERANCE; critical paused, bulk (the lowest) never;
   each run  every record id delivered is read (lost 0; duplicates counted),
             each record on a partition of its key's bucket, and the phases
             really happened (both buckets read in each, the bulk backlog
@@ -98,6 +99,9 @@ TOPUP = {"bulk": 6000, "critical": 2000}
 CONSUMER_SETTINGS = ["fetch.wait.max.ms=100",   # docs/consumer-several-buckets.md advice
                      "session.timeout.ms=6000", "heartbeat.interval.ms=500",
                      "auto.commit.interval.ms=1000"]
+# Weighted: the fetch wait the plugin gives the weighted schedule (20 ms).
+WEIGHTED_SETTINGS = [x for x in CONSUMER_SETTINGS
+                     if not x.startswith("fetch.wait.max.ms=")]
 
 
 def pct(xs, q):
@@ -108,8 +112,9 @@ def pct(xs, q):
 class Run:
     """One part of the scenario: its topic, processes, ledger, phases."""
 
-    def __init__(self, s, env, report, name):
+    def __init__(self, s, env, report, name, extra=None):
         self.s, self.env, self.report, self.name = s, env, report, name
+        self.extra = CONSUMER_SETTINGS if extra is None else extra
         self.t0 = time.time()
         self.topic = s.unique("sched-" + name)
         env.admin("create", topic=self.topic, partitions=PARTITIONS)
@@ -162,7 +167,7 @@ class Run:
             self.env, "%s-consumer-%d" % (self.name, k), self.topic,
             "%s-%s" % (self.topic, "app"), self.parts["critical"], judge,
             schedule=schedule, buckets=BUCKETS, allocation=ALLOCATION,
-            work_us=work_us, window=WINDOW, extra=CONSUMER_SETTINGS)
+            work_us=work_us, window=WINDOW, extra=self.extra)
         self.ledger.add_consumer(c)
         self.consumers.append(c)
         return c
@@ -322,10 +327,11 @@ class Run:
                                   % (self.name, name, c, b, min_critical,
                                      min_bulk))
 
-    def check_stats(self, f, pauses_critical):
+    def check_stats(self, f, pauses_critical, pauses_bulk=True):
         """The first consumer's bucket statistics agree with what it
-        delivered; drained at the end; bulk (and, weighted, critical)
-        paused."""
+        delivered; drained at the end; which buckets were paused: strict
+        by pausing, bulk; weighted by queue, critical (ahead of its share
+        while bulk waited) and never bulk, the lowest bucket."""
         st = f["bucket_stats"]
         if not st or st[0]["name"] != "critical" or st[1]["name"] != "bulk":
             self.report.error("%s: bucket statistics %s" % (self.name, st))
@@ -333,7 +339,7 @@ class Run:
         ok = (st[0]["delivered"] == f["delivered_critical"] and
               st[1]["delivered"] == f["delivered_bulk"] and
               st[0]["lag"] == 0 and st[1]["lag"] == 0 and
-              st[1]["pauses"] > 0 and
+              (st[1]["pauses"] > 0) == pauses_bulk and
               (st[0]["pauses"] > 0) == pauses_critical)
         self.report.add("%s: first consumer's bucket statistics: %s"
                         % (self.name, "; ".join(
@@ -343,8 +349,8 @@ class Run:
                             for b in st)))
         if not ok:
             self.report.error("%s: bucket statistics do not match (critical "
-                              "paused expected: %s)"
-                              % (self.name, pauses_critical))
+                              "paused expected: %s, bulk: %s)"
+                              % (self.name, pauses_critical, pauses_bulk))
 
 
 def episodes_text(run, eps):
@@ -472,8 +478,11 @@ def run_strict(s, env, report):
     r.check_stats(f1, pauses_critical=False)
 
 
-def run_weighted(s, env, report):
-    r = Run(s, env, report, "weighted")
+def run_weighted(s, env, report, name="weighted", extra=None):
+    """The weighted part; broker_kip848_sched.py runs it again on the
+    consumer protocol (name and extra: its consumers' settings)."""
+    r = Run(s, env, report, name, WEIGHTED_SETTINGS if extra is None
+            else extra)
     r.backlog("bulk", WEIGHTED_BULK)
     r.backlog("critical", WEIGHTED_CRITICAL)
     r.topped = ["bulk", "critical"]
@@ -498,12 +507,12 @@ def run_weighted(s, env, report):
     overall = 100.0 * (f1["both_critical"] + f2["both_critical"]) / both \
         if both else 0.0
     per_phase = []
-    for name, t0, t1 in r.phases:
+    for phase, t0, t1 in r.phases:
         ps = [100.0 * w[1] / w[2] for w in wins if t0 <= w[0] < t1]
         per_phase.append("%s: %d windows %s" % (
-            name, len(ps), "%.1f%%-%.1f%%" % (min(ps), max(ps)) if ps
+            phase, len(ps), "%.1f%%-%.1f%%" % (min(ps), max(ps)) if ps
             else "-"))
-    report.add("weighted (%d bulk + %d critical records backlog, topped up "
+    report.add(name + " (%d bulk + %d critical records backlog, topped up "
                "%d times, %d us of work per record): critical %.1f%% of %d "
                "records delivered while both buckets waited (allocation "
                "%.0f%% +- %.0f); %d "
@@ -521,21 +530,21 @@ def run_weighted(s, env, report):
                weighted_min_share=min(shares, default=None),
                weighted_max_share=max(shares, default=None))
     if len(wins) < 6 or not f2["windows"]:
-        report.error("weighted: %d windows, %d by the second consumer "
+        report.error(name + ": %d windows, %d by the second consumer "
                      "(want >= 6 and >= 1)" % (len(wins), f2["windows"]))
     if abs(overall - SHARE) > OVERALL_TOLERANCE:
-        report.error("weighted: critical share %.1f%% overall, outside "
+        report.error(name + ": critical share %.1f%% overall, outside "
                      "%.0f%% +- %.0f" % (overall, SHARE, OVERALL_TOLERANCE))
     bad = [round(x, 1) for x in shares if abs(x - SHARE) > WINDOW_TOLERANCE]
     if bad:
-        report.error("weighted: windows outside %.0f%% +- %.0f: %s"
+        report.error(name + ": windows outside %.0f%% +- %.0f: %s"
                      % (SHARE, WINDOW_TOLERANCE, bad))
     if not crit_left or not bulk_left:
-        report.error("weighted: a backlog ran out during the phases "
+        report.error(name + ": a backlog ran out during the phases "
                      "(critical left %d, bulk left %d)"
                      % (crit_left, bulk_left))
     r.check_phases_read(200, 200)
-    r.check_stats(f1, pauses_critical=True)
+    r.check_stats(f1, pauses_critical=True, pauses_bulk=False)
 
 
 def run(s, env, report):
@@ -543,7 +552,7 @@ def run(s, env, report):
     if not env.sched_client:
         raise s.Failure("the scheduler scenario needs --sched-client")
     report.add("topics of %d partitions, %s layout, buckets \"%s\" = \"%s\"; "
-               "list consumers with %s"
+               "list consumers with %s (weighted: the plugin's fetch wait)"
                % (PARTITIONS, LAYOUT, BUCKETS, ALLOCATION,
                   ", ".join(CONSUMER_SETTINGS)))
     parts = os.environ.get("BP_BROKER_SCHED_PARTS",

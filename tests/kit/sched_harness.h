@@ -53,7 +53,7 @@ typedef struct sched_harness {
         const char *queue_min;
         /* bucket.priority.hold of the scheduled consumers: NULL sets
          * "pause" (the tests written for pausing), "default" leaves it
-         * unset (the strict schedule then queues), else the value set.
+         * unset (both schedules then queue), else the value set.
          * Non-NULL: the strict consumers hold bulk back in a queue. */
         const char *hold;
         /* bucket.priority.hold of the consumer that joins in the scenario,

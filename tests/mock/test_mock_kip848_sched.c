@@ -1,7 +1,8 @@
 /*
  * test_mock_kip848_sched.c - a consumer of several buckets (the scheduler,
- * bucket.priority.bucket = "critical, bulk", strict, set to pause: the
- * queue is test_mock_sched_queue.c's and test_mock_scheduler.c's) on the next
+ * bucket.priority.bucket = "critical, bulk": strict set to pause, whose
+ * queue is test_mock_sched_queue.c's and test_mock_scheduler.c's, and
+ * weighted holding by queue, its default) on the next
  * generation consumer group protocol (KIP-848, group.protocol=consumer) on
  * librdkafka's mock cluster, which speaks it from librdkafka 2.12 (its own
  * range-like assignor, handing out partitions incrementally). The topic
@@ -25,7 +26,12 @@
  *     and bulk partitions of its assignment (bp_consumer_bucket_stats()),
  *     revoked ones gone;
  *   - at the end every record of both buckets read, lag 0 per bucket in
- *     the statistics, bulk paused and critical never, 0 foreign.
+ *     the statistics, bulk paused and critical never, 0 foreign;
+ *   - weighted (a critical backlog beside the bulk one): the critical share
+ *     of the records delivered while both buckets lag, per window of
+ *     WEIGHT_WINDOW and overall, around its 25 / (25 + 50) of the list
+ *     through the join and the leave; bulk, the lowest bucket, never
+ *     paused; the same checks of what was delivered, held and read.
  * BP_TEST_NO_TIMING=1 (valgrind): the bounds that depend on how fast the
  * scheduler reacts, and the volumes of each phase, are printed, not
  * asserted. Skipped (cmocka skip) on librdkafka older than 2.12, where the
@@ -60,6 +66,14 @@
 #define STRICT_BOUND_NATIVE BP_TEST_STRICT_BOUND_NATIVE
 #define STRICT_BOUND BP_TEST_STRICT_BOUND
 #define WORK_US 100
+/* Weighted: critical's share of the list "critical, bulk", in percent,
+ * judged per window of this many deliveries made while both lag, with
+ * test_mock_scheduler.c's tolerances. */
+#define WEIGHT_SHARE (100.0 * 25 / 75)
+#define WEIGHT_WINDOW 2000
+#define WEIGHT_TOLERANCE 10.0
+#define WEIGHT_OVERALL_TOLERANCE 5.0
+#define WEIGHT_BACKLOG 12000
 
 enum { CRITICAL, NORMAL, BULK };
 static const char *const names[] = {"critical", "normal", "bulk"};
@@ -75,6 +89,9 @@ typedef struct member {
         int closed, judged;
         long delivered[3], outside, wrong_key;
         long episode, worst, episodes;
+        int weighted; /* judged by shares, not by episodes */
+        long both, both_critical, window, window_critical, windows;
+        double min_share, max_share;
         int assigned[PARTS]; /* the assignment, re-read every 20 ms */
         int64_t next_refresh_ms;
 } member_t;
@@ -153,16 +170,21 @@ static int teardown(void **state) {
         return bp_test_cluster_teardown(state);
 }
 
-/* A member of the list "critical, bulk" (strict), or with \p plain a
- * consumer of the whole topic without the plugin (the control). */
+/* A member of the list "critical, bulk" (strict set to pause, or with
+ * \p weighted the weighted schedule holding as by default), or with
+ * \p plain a consumer of the whole topic without the plugin (the
+ * control). */
 static void member_start(member_t *m, const char *group, int app_cb,
-                         int plain) {
+                         int plain, int weighted) {
+        const char *schedule = weighted ? "weighted" : "strict";
         rd_kafka_conf_t *conf;
         rd_kafka_topic_partition_list_t *sub;
         char errstr[512];
 
         memset(m, 0, sizeof(*m));
-        m->judged = 1;
+        m->judged    = 1;
+        m->weighted  = weighted;
+        m->min_share = 100;
         if (plain) {
                 conf = rd_kafka_conf_new();
                 assert_int_equal(bp_test_set(conf, "bootstrap.servers",
@@ -184,10 +206,10 @@ static void member_start(member_t *m, const char *group, int app_cb,
                 conf = bp_test_conf(
                     cluster.bootstraps, "group.protocol", "consumer",
                     BUCKET_CONF, "bucket.priority.bucket", "critical, bulk",
-                    "bucket.priority.schedule", "strict", "group.id", group,
+                    "bucket.priority.schedule", schedule, "group.id", group,
                     "auto.offset.reset", "earliest",
                     "auto.commit.interval.ms", "200", "fetch.wait.max.ms",
-                    "20", "bucket.priority.hold", "pause", NULL);
+                    "20", NULL);
                 rd_kafka_conf_set_rebalance_cb(conf, bp_test_incremental_cb);
         } else {
                 conf = bp_test_conf(
@@ -195,8 +217,12 @@ static void member_start(member_t *m, const char *group, int app_cb,
                     "critical, bulk", "group.id", group, "auto.offset.reset",
                     "earliest", "auto.commit.interval.ms", "200",
                     "fetch.wait.max.ms", "20", "group.protocol", "consumer",
-                    "bucket.priority.hold", "pause", NULL);
+                    "bucket.priority.schedule", schedule, NULL);
         }
+        if (!plain && !weighted)
+                assert_int_equal(bp_test_set(conf, "bucket.priority.hold",
+                                             "pause", errstr, sizeof(errstr)),
+                                 RD_KAFKA_CONF_OK);
         m->rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr, sizeof(errstr));
         if (!m->rk)
                 fail_msg("rd_kafka_new: %s", errstr);
@@ -230,17 +256,17 @@ static void refresh(member_t *m) {
         rd_kafka_topic_partition_list_destroy(a);
 }
 
-/* The member's lag on the critical partitions it holds and has a position
- * on (a partition not fetched yet is left out: lenient, never strict by
- * mistake). */
-static int64_t critical_lag(member_t *m) {
+/* The member's lag on the partitions of \p bucket it holds and has a
+ * position on (a partition not fetched yet is left out: lenient, never
+ * strict by mistake). */
+static int64_t lag_of(member_t *m, int bucket) {
         rd_kafka_topic_partition_list_t *l =
             rd_kafka_topic_partition_list_new(PARTS);
         int64_t lag = 0, lo, hi;
         int i;
 
         for (i = 0; i < PARTS; i++)
-                if (m->assigned[i] && bucket_of[i] == CRITICAL)
+                if (m->assigned[i] && bucket_of[i] == bucket)
                         rd_kafka_topic_partition_list_add(l, TOPIC, i);
         rd_kafka_position(m->rk, l);
         for (i = 0; i < l->cnt; i++)
@@ -251,6 +277,28 @@ static int64_t critical_lag(member_t *m) {
                         lag += hi - l->elems[i].offset;
         rd_kafka_topic_partition_list_destroy(l);
         return lag;
+}
+
+/* Weighted: counts a delivery made while both buckets lag into the
+ * member's window and overall share. */
+static void judge_share(member_t *m, int critical) {
+        double share;
+
+        if (lag_of(m, CRITICAL) <= 0 || lag_of(m, BULK) <= 0)
+                return;
+        m->both++;
+        m->both_critical += critical;
+        m->window++;
+        m->window_critical += critical;
+        if (m->window < WEIGHT_WINDOW)
+                return;
+        share = 100.0 * m->window_critical / m->window;
+        if (share < m->min_share)
+                m->min_share = share;
+        if (share > m->max_share)
+                m->max_share = share;
+        m->windows++;
+        m->window = m->window_critical = 0;
 }
 
 /* Polls \p m once and judges the record. Returns 1 if one came. */
@@ -279,8 +327,10 @@ static int member_poll(member_t *m, int timeout_ms) {
         if (id >= 0 && id < MAX_ID)
                 tk_ledger_read(&ledger, id);
         rd_kafka_message_destroy(msg);
-        if (b == BULK && m->judged) {
-                if (critical_lag(m) > 0) {
+        if (m->weighted && m->judged && b != NORMAL)
+                judge_share(m, b == CRITICAL);
+        else if (b == BULK && m->judged) {
+                if (lag_of(m, CRITICAL) > 0) {
                         if (m->episode++ == 0)
                                 m->episodes++;
                         if (m->episode > m->worst)
@@ -424,7 +474,7 @@ static void test_control(void **state) {
         if (!bp_test_kip848_host())
                 skip();
         stream_open();
-        member_start(&m, "kip848-control", 0, 1);
+        member_start(&m, "kip848-control", 0, 1, 0);
         refresh(&m);
         run_phase(&m, 1, 2000, 100, 5000);
         print_message("control: %ld episodes, worst %ld bulk records\n",
@@ -447,12 +497,12 @@ static void test_strict_list(void **state) {
                 skip();
         stream_open();
         tk_ledger_reset_reads(&ledger);
-        member_start(&m[0], "kip848-sched", 0, 0);
+        member_start(&m[0], "kip848-sched", 0, 0, 0);
         m[1].closed = 1;
         wait_settled(m, 1, "one member");
         run_phase(m, 1, 2000, 200, 2000);
 
-        member_start(&m[1], "kip848-sched", 1, 0);
+        member_start(&m[1], "kip848-sched", 1, 0, 0);
         wait_settled(m, 2, "a second member joined");
         run_phase(m, 2, 2000, 200, 2000);
         assert_true(m[1].delivered[CRITICAL] > 0);
@@ -514,10 +564,109 @@ static void test_strict_list(void **state) {
         stream = NULL;
 }
 
+/* Weighted, holding by queue as it does by default: with a critical
+ * backlog beside the bulk one, critical gets its share of the list in
+ * every window through a join (the application's incremental callback)
+ * and a leave; bulk, the lowest bucket, is never paused. */
+static void test_weighted_list(void **state) {
+        member_t m[2];
+        bp_consumer_bucket_stats_t st;
+        bp_stats_t bs;
+        long missing, both = 0, both_critical = 0, windows = 0;
+        double lo = 100, hi = 0, overall;
+        int64_t deadline;
+        int k;
+        (void)state;
+
+        if (!bp_test_kip848_host())
+                skip();
+        stream_open();
+        produce(stream, CRITICAL, next_critical,
+                next_critical + WEIGHT_BACKLOG);
+        next_critical += WEIGHT_BACKLOG;
+        rd_kafka_flush(stream, 30000);
+        tk_ledger_reset_reads(&ledger);
+        member_start(&m[0], "kip848-weighted", 0, 0, 1);
+        m[1].closed = 1;
+        wait_settled(m, 1, "weighted, one member");
+        run_phase(m, 1, 2000, 200, 2000);
+
+        member_start(&m[1], "kip848-weighted", 1, 0, 1);
+        wait_settled(m, 2, "weighted, a second member joined");
+        run_phase(m, 2, 2000, 200, 2000);
+        assert_true(m[1].delivered[CRITICAL] > 0);
+        assert_true(m[1].delivered[BULK] > 0);
+
+        member_close(&m[1]);
+        wait_settled(m, 2, "weighted, the second member left");
+        run_phase(m, 2, 2000, 200, 2000);
+
+        for (k = 0; k < 2; k++) {
+                both += m[k].both;
+                both_critical += m[k].both_critical;
+                windows += m[k].windows;
+                if (m[k].windows && m[k].min_share < lo)
+                        lo = m[k].min_share;
+                if (m[k].windows && m[k].max_share > hi)
+                        hi = m[k].max_share;
+        }
+        overall = both ? 100.0 * both_critical / both : 0;
+        print_message("weighted: %ld deliveries with both buckets lagging, "
+                      "critical %.1f%% overall (share %.1f%%), %ld windows "
+                      "of %d between %.1f%% and %.1f%%\n",
+                      both, overall, WEIGHT_SHARE, windows, WEIGHT_WINDOW,
+                      lo, hi);
+        if (timing_asserted()) {
+                assert_true(windows >= 3);
+                assert_true(overall >= WEIGHT_SHARE - WEIGHT_OVERALL_TOLERANCE &&
+                            overall <= WEIGHT_SHARE + WEIGHT_OVERALL_TOLERANCE);
+                assert_true(lo >= WEIGHT_SHARE - WEIGHT_TOLERANCE);
+                assert_true(hi <= WEIGHT_SHARE + WEIGHT_TOLERANCE);
+        }
+
+        /* Every record of both buckets read (the judging ends). */
+        m[0].judged = 0;
+        rd_kafka_flush(stream, 30000);
+        deadline = tk_now_ms() + 180000;
+        do {
+                for (k = 0; k < 500; k++)
+                        member_poll(&m[0], 1);
+                missing = tk_ledger_missing(&ledger, 0, BULK_N) +
+                          tk_ledger_missing(&ledger, CRITICAL_BASE,
+                                            next_critical);
+        } while (missing > 0 && tk_now_ms() < deadline);
+        assert_int_equal(missing, 0);
+        for (k = 0; k < 2; k++) {
+                assert_int_equal(m[k].outside, 0);
+                assert_int_equal(m[k].delivered[NORMAL], 0);
+                assert_int_equal(m[k].wrong_key, 0);
+        }
+        for (k = 0; k < 3; k++) {
+                assert_int_equal(bp_consumer_bucket_stats(m[0].rk, k, &st),
+                                 0);
+                print_message("%s: delivered %llu, lag %lld, partitions %d, "
+                              "paused %llu times\n",
+                              st.name, (unsigned long long)st.delivered,
+                              (long long)st.lag, st.partitions,
+                              (unsigned long long)st.pauses);
+                assert_int_equal(st.lag, 0);
+                if (k == BULK)
+                        assert_int_equal(st.pauses, 0);
+                if (k == NORMAL)
+                        assert_int_equal(st.partitions, 0);
+        }
+        assert_int_equal(bp_stats(m[0].rk, &bs), 0);
+        assert_int_equal(bs.foreign, 0);
+        member_close(&m[0]);
+        rd_kafka_destroy(stream);
+        stream = NULL;
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_control),
             cmocka_unit_test(test_strict_list),
+            cmocka_unit_test(test_weighted_list),
         };
         return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -97,6 +97,41 @@ static void expect_tuned(const char *prop, const char *buckets,
         rd_kafka_conf_destroy(conf);
 }
 
+/* fetch.wait.max.ms of a weighted consumer of "critical, bulk", with the
+ * schedule set before or after the list, then set back to strict or not,
+ * after the plugin's tuning. */
+static void expect_weighted_wait(int schedule_first, int back_to_strict,
+                                 const char *want) {
+        rd_kafka_conf_t *conf = rd_kafka_conf_new();
+        char val[64], err[512];
+        size_t size = sizeof(val);
+        int k;
+
+        assert_int_equal(bp_test_set(conf, "plugin.library.paths",
+                                     bp_test_plugin_path(), err, sizeof(err)),
+                         RD_KAFKA_CONF_OK);
+        for (k = 0; k < 2; k++)
+                if (k == !schedule_first)
+                        assert_int_equal(
+                            bp_test_set(conf, "bucket.priority.schedule",
+                                        "weighted", err, sizeof(err)),
+                            RD_KAFKA_CONF_OK);
+                else
+                        assert_int_equal(
+                            bp_test_set(conf, "bucket.priority.bucket",
+                                        "critical, bulk", err, sizeof(err)),
+                            RD_KAFKA_CONF_OK);
+        if (back_to_strict)
+                assert_int_equal(bp_test_set(conf, "bucket.priority.schedule",
+                                             "strict", err, sizeof(err)),
+                                 RD_KAFKA_CONF_OK);
+        assert_int_equal(rd_kafka_conf_get(conf, "fetch.wait.max.ms", val,
+                                           &size),
+                         RD_KAFKA_CONF_OK);
+        assert_string_equal(val, want);
+        rd_kafka_conf_destroy(conf);
+}
+
 static void test_schedule_properties(void **state) {
         rd_kafka_conf_t *conf;
         char val[256];
@@ -142,6 +177,11 @@ static void test_schedule_properties(void **state) {
         expect_tuned("fetch.wait.max.ms", "critical, bulk", NULL, "100");
         expect_tuned("fetch.wait.max.ms", "critical", NULL, "500");
         expect_tuned("fetch.wait.max.ms", "critical, bulk", "20", "20");
+        /* Weighted switches buckets many times a second: 20 ms, in
+         * either order; strict's 100 again when the schedule changes. */
+        expect_weighted_wait(1, 0, "20");
+        expect_weighted_wait(0, 0, "20");
+        expect_weighted_wait(0, 1, "100");
 }
 
 /* The plugin's log lines of a consumer's creation, for
@@ -525,11 +565,13 @@ static void test_weighted_rebalance(void **state) {
         weighted_run("weighted-rb", 1, 15000, 1500);
 }
 
-/* The same shares holding by queue: a bucket ahead of its share is paused
- * only while a lower one waits (critical here), and bulk is never paused. */
+/* The same shares holding by queue, the weighted schedule's default (the
+ * property left out here, set in the rebalance run): a bucket ahead of its
+ * share is paused only while a lower one waits (critical here), and bulk
+ * is never paused. */
 static void test_weighted_queue(void **state) {
         (void)state;
-        harness.hold = "queue";
+        harness.hold = "default";
         weighted_run("weighted-q", 0, 8000, 2000);
         harness.hold = NULL;
 }

@@ -519,8 +519,7 @@ static void test_touched(void **state) {
 /* How a list consumer holds lower buckets back, in every order of the
  * three properties that decide it: queue by default for strict, pause
  * when a lag threshold above 0 is set without a hold (a threshold is a
- * pause's), what hold says when set, and pause for weighted unless hold
- * says queue. */
+ * pause's, and weighted ignores it), what hold says when set. */
 static void test_hold_resolved(void **state) {
         static const struct {
                 const char *schedule, *threshold, *hold;
@@ -533,10 +532,11 @@ static void test_hold_resolved(void **state) {
             {"strict", "100", "queue", BP_HOLD_QUEUE},
             {"strict", NULL, "pause", BP_HOLD_PAUSE},
             {"strict", "0", "queue", BP_HOLD_QUEUE},
-            {"weighted", NULL, NULL, BP_HOLD_PAUSE},
+            {"weighted", NULL, NULL, BP_HOLD_QUEUE},
             {"weighted", NULL, "queue", BP_HOLD_QUEUE},
             {"weighted", NULL, "pause", BP_HOLD_PAUSE},
-            {"weighted", "100", NULL, BP_HOLD_PAUSE},
+            {"weighted", "100", NULL, BP_HOLD_QUEUE},
+            {"weighted", "100", "pause", BP_HOLD_PAUSE},
         };
         size_t i;
         int order;
