@@ -33,8 +33,9 @@ broker's session timeout, 45 s, decides). Asserted:
   - 0 lost; lag 0 in both groups after close.
 
 Then broker_sched.py's weighted part runs again on this protocol
-("kip848-weighted": two buckets, a critical and a bulk backlog, one C
-member judging shares from inside, a second joining and leaving), holding
+("kip848-weighted": two buckets, stable layout, a critical and a bulk
+backlog, one C member judging shares from inside, a second joining and
+leaving), holding
 by queue as the weighted schedule does by default: critical's share per
 window and overall, critical paused and bulk never, 0 lost.
 
@@ -196,8 +197,10 @@ def run(s, env, report):
         for p in c.problems():
             report.error(p)
     check_lag(env, report, topic, group, layout, mine)
+    # stable: the broker hands out ranges of partitions; with the
+    # contiguous layout one member would hold bulk partitions only
     broker_sched.run_weighted(s, env, report, "kip848-weighted",
-                              KIP848_WEIGHTED)
+                              KIP848_WEIGHTED, LAYOUT)
 
 
 def check_reads(s, report, ledger, layout, mine, members, normal, phases):

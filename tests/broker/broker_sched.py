@@ -112,15 +112,17 @@ def pct(xs, q):
 class Run:
     """One part of the scenario: its topic, processes, ledger, phases."""
 
-    def __init__(self, s, env, report, name, extra=None):
+    def __init__(self, s, env, report, name, extra=None, layout=LAYOUT):
         self.s, self.env, self.report, self.name = s, env, report, name
-        self.extra = CONSUMER_SETTINGS if extra is None else extra
+        self.layout = layout
+        self.extra = (CONSUMER_SETTINGS if extra is None else extra) + \
+            ["bucket.priority.layout=" + layout]
         self.t0 = time.time()
         self.topic = s.unique("sched-" + name)
         env.admin("create", topic=self.topic, partitions=PARTITIONS)
         out = subprocess.run(
             [env.layout_bin, "--buckets", BUCKETS, "--allocation",
-             ALLOCATION, "--partitions", str(PARTITIONS), "--layout", LAYOUT,
+             ALLOCATION, "--partitions", str(PARTITIONS), "--layout", layout,
              "--json"], check=True, capture_output=True, text=True).stdout
         self.parts = {b["name"]: list(b["partitions"])
                       for b in json.loads(out)["buckets"]}
@@ -135,7 +137,7 @@ class Run:
 
     def producer(self, what, key_bucket, start, **kw):
         pr = self.s.Producer(self.env, "%s-%s" % (self.name, what),
-                             self.topic, LAYOUT, start=start,
+                             self.topic, self.layout, start=start,
                              buckets=BUCKETS, allocation=ALLOCATION,
                              key_bucket=key_bucket, **kw)
         self.ledger.producers.append(pr)
@@ -478,11 +480,11 @@ def run_strict(s, env, report):
     r.check_stats(f1, pauses_critical=False)
 
 
-def run_weighted(s, env, report, name="weighted", extra=None):
+def run_weighted(s, env, report, name="weighted", extra=None, layout=LAYOUT):
     """The weighted part; broker_kip848_sched.py runs it again on the
-    consumer protocol (name and extra: its consumers' settings)."""
+    consumer protocol (name, extra: its consumers' settings, layout)."""
     r = Run(s, env, report, name, WEIGHTED_SETTINGS if extra is None
-            else extra)
+            else extra, layout)
     r.backlog("bulk", WEIGHTED_BULK)
     r.backlog("critical", WEIGHTED_CRITICAL)
     r.topped = ["bulk", "critical"]
