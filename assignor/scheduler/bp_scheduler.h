@@ -14,7 +14,7 @@
  *             its allocation (a deficit counter per bucket pauses the one
  *             that got ahead of its share).
  *
- * With bucket.priority.hold=queue (strict's default, weighted's when set)
+ * With bucket.priority.hold=queue (the default of both schedules)
  * each bucket's fetched records wait in a queue of their own and a higher
  * bucket's are moved ahead (bp_sched_queues.c): strict then pauses
  * nothing, and weighted pauses a bucket ahead of its share only while a

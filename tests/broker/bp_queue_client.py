@@ -12,9 +12,10 @@ user writes them:
             --rate critical records a second for --seconds ("critical-<id>",
             the value its send time in ms);
   member    one member of a group of list consumers (the rolling restart
-            of broker_sched_queue.py): serves --bucket (a list) of
-            --buckets with the strict schedule and bucket.priority.hold as
-            given, until SIGTERM, writing each record read as
+            and the growth of broker_sched_queue.py): serves --bucket (a
+            list) of --buckets with the strict schedule (contiguous
+            layout; -X changes either) and bucket.priority.hold as given
+            ("default" leaves it out), until SIGTERM, writing each record read as
             bp-broker-client consume does, so the suite's ledger reads it.
 
 Run it with the interpreter whose confluent_kafka is to be tested
@@ -71,7 +72,7 @@ The member reads until SIGTERM/SIGINT (or --timeout seconds), spending
 
   bp_queue_client.py member --bootstrap B --plugin PATH --topic T
       --buckets "a, b, c" --allocation "x%, y%, z%" --bucket "a, c"
-      --group G --hold queue|pause --out FILE [--work-us W] [--timeout S]
+      --group G --hold queue|pause|default --out FILE [--work-us W] [--timeout S]
       [-X name=value]...
 """
 import argparse
@@ -278,7 +279,6 @@ def member(a):
     conf = dict(bucket_conf(a), **{
         "bucket.priority.bucket": a.bucket,
         "bucket.priority.schedule": "strict",
-        "bucket.priority.hold": a.hold,
         "group.id": a.group,
         "auto.offset.reset": "earliest",
         # at-least-once, as bp-broker-client: a record's offset is stored
@@ -291,6 +291,8 @@ def member(a):
         "stats_cb": on_stats,
         "error_cb": lambda e: log("client error: %s" % e),
     })
+    if a.hold != "default":   # default: the property left out
+        conf["bucket.priority.hold"] = a.hold
     for kv in a.X:
         k, v = kv.split("=", 1)
         conf[k] = v

@@ -60,6 +60,19 @@ the hold each member ran with shows: roll-pause paused bulk (its
 bp_consumer_bucket_stats pauses) and did not log the plugin's "wait in
 queues" line, the queue members logged it and paused nothing. Records
 read twice (at-least-once around the handover) are reported.
+
+Then the growth (growth(), about 20 s): a topic of its own, the suite's
+three buckets, stable layout, GROW_FROM partitions; the C producer writes
+ROLL_RATE records a second of the three buckets in turn. Two members of
+"critical, bulk" in groups of their own, Debian's client, with
+bucket.priority.hold left out (queue, both schedules' default): one
+strict, one weighted. Once both hold every critical and bulk partition,
+the topic grows to GROW_TO; once both hold every critical and bulk
+partition of the grown topic, they read GROW_READ_S more, the producer
+stops. Asserted, for each member: every critical and bulk record read
+(lost 0), records of the new partitions among them, none out of order,
+nothing of a normal partition or of another bucket's key, no pause for
+strict and none of bulk for weighted, a clean close.
 """
 import json
 import os
@@ -80,6 +93,8 @@ ROLL_OVERLAP_S = 6          # pause and queue member reading side by side
 ROLL_AFTER_S = 6            # the two queue members after the restart
 ROLL_WORK_US = 200
 ROLL_LIST = "critical, bulk"
+GROW_FROM, GROW_TO = 12, 24  # the growth part's partitions (stable)
+GROW_READ_S = 4              # reading before and after the growth
 QUEUE_LINE = "wait in queues of their own"   # the plugin's log, hold=queue
 HERE = os.path.dirname(os.path.abspath(__file__))
 CLIENT = os.path.join(HERE, "bp_queue_client.py")
@@ -150,7 +165,7 @@ def member_class(s):
     """bp_queue_client.py member as a consumer of the suite's ledger
     (s.Consumer's files and assignment tracking)."""
     class Member(s.Consumer):
-        def __init__(self, env, name, topic, group, hold):
+        def __init__(self, env, name, topic, group, hold, extra=()):
             self.bucket = ROLL_LIST
             self.hold = hold
             self.topic = topic
@@ -161,6 +176,8 @@ def member_class(s):
                     "--allocation", s.ALLOCATION, "--bucket", ROLL_LIST,
                     "--group", group, "--hold", hold, "--out", self.out,
                     "--work-us", str(ROLL_WORK_US), "--timeout", "300"]
+            for x in extra:
+                args += ["-X", x]
             s.Proc.__init__(self, env, name, args)
             self.tail = s.Tail(self.out)
             self.assign_tail = s.Tail(self.out + ".assign")
@@ -346,6 +363,108 @@ def rolling_restart(s, env, report):
                      "read, e.g. ids %s" % (len(lost), sorted(lost)[:5]))
 
 
+def growth(s, env, report):
+    """Two list consumers holding by queue, as both schedules do by
+    default, while their topic grows: see the module's docstring."""
+    t_start = time.time()
+    Member = member_class(s)
+    topic = "sched-queue-grow-%d" % int(time.time())
+    env.admin("create", topic=topic, partitions=GROW_FROM)
+    before = env.layout("stable", GROW_FROM)
+    after = env.layout("stable", GROW_TO)
+    owner = {p: b for b, ps in after.items() for p in ps}
+    listed = {n: frozenset(lay["critical"] + lay["bulk"])
+              for n, lay in ((GROW_FROM, before), (GROW_TO, after))}
+    stream = s.Producer(env, "grow-stream", topic, "stable", start=0,
+                        rate=ROLL_RATE,
+                        extra=["topic.metadata.refresh.interval.ms=1000"])
+    members = []
+    ledger = s.Ledger([stream], [])   # both groups read every record
+    for schedule in ("strict", "weighted"):
+        m = Member(env, "grow-" + schedule, topic, topic + "-" + schedule,
+                   "default", ["bucket.priority.schedule=" + schedule,
+                               "bucket.priority.layout=stable"])
+        members.append(m)
+        ledger.add_consumer(m)
+
+    def holding(n):
+        def ok():
+            ledger.update()
+            return all(m.current == listed[n] for m in members)
+        s.wait_until("both members to hold every critical and bulk "
+                     "partition of %d" % n, 90, ok,
+                     missing=lambda: ", ".join(
+                         "%s %s" % (m.name, sorted(m.current))
+                         for m in members))
+
+    holding(GROW_FROM)
+    time.sleep(GROW_READ_S)
+    t_grow = int(env.admin("grow", topic=topic, partitions=GROW_TO))
+    holding(GROW_TO)
+    report.add("growth: %s grew %d -> %d; both members hold the %d critical "
+               "and bulk partitions %.1f s after the grow"
+               % (topic, GROW_FROM, GROW_TO, len(listed[GROW_TO]),
+                  (s.now_ms() - t_grow) / 1000))
+    time.sleep(GROW_READ_S)
+    if stream.stop():
+        report.error("growth: stream producer: exit %s, summary \"%s\""
+                     % (stream.p.returncode, stream.summary()))
+
+    def unread(m):
+        ledger.update()
+        return [i for i, (p, _ms) in ledger.delivered.items()
+                if p in listed[GROW_TO] and
+                not any(r[0] is m for r in ledger.reads.get(i, ()))]
+    try:
+        s.wait_until("every critical and bulk record to be read by both "
+                     "members", 60, lambda: not any(map(unread, members)),
+                     missing=lambda: ", ".join(
+                         "%s %d" % (m.name, len(unread(m))) for m in members))
+    except s.Failure as e:
+        report.error("growth: %s" % e)
+    exits = {m.name: m.stop() for m in members}
+    for m in members:
+        reads = m.reads()
+        new = [r for r in reads if r[1] >= GROW_FROM]
+        foreign = [r for r in reads
+                   if r[1] not in listed[GROW_TO] or r[3] != owner[r[1]]]
+        summary = json.loads(m.summary().splitlines()[-1]) \
+            if m.summary() else {}
+        pauses = {b: v["pauses"]
+                  for b, v in (summary.get("buckets") or {}).items()}
+        lost = unread(m)
+        report.add("growth: %s (hold left out) read %d, %d of them on the "
+                   "new partitions, lost %d, %s out of order, %d foreign, "
+                   "pauses %s, exit %s"
+                   % (m.name, len(reads), len(new), len(lost),
+                      summary.get("reordered"), len(foreign), pauses,
+                      exits[m.name]))
+        if lost:
+            report.error("growth: %s never read %d records, e.g. ids %s"
+                         % (m.name, len(lost), sorted(lost)[:5]))
+        if not new:
+            report.error("growth: %s read nothing of the new partitions"
+                         % m.name)
+        if summary.get("reordered") != 0:
+            report.error("growth: %s read %s records behind a later offset "
+                         "of their partition"
+                         % (m.name, summary.get("reordered")))
+        if foreign:
+            report.error("growth: %s read %d records outside \"%s\" or of "
+                         "another bucket's key, e.g. %s"
+                         % (m.name, len(foreign), ROLL_LIST, foreign[:3]))
+        # queue, both schedules' default: strict pauses nothing; weighted
+        # never pauses bulk, the lowest bucket
+        if not pauses or pauses.get("bulk") or \
+                (m.name == "grow-strict" and any(pauses.values())):
+            report.error("growth: %s should hold by queue: pauses %s (log "
+                         "%s)" % (m.name, pauses, m.log_path))
+        if exits[m.name] != 0 or summary.get("close_ms") is None:
+            report.error("growth: %s did not close cleanly (exit %s, log %s)"
+                         % (m.name, exits[m.name], m.log_path))
+    report.add("growth: %.1f s" % (time.time() - t_start))
+
+
 def run(s, env, report):
     queue = one_run(s, env, report, "queue-classic", DEBIAN_PYTHON, "queue")
     if queue["fetched_per_read"] > FETCHED_MAX:
@@ -366,3 +485,4 @@ def run(s, env, report):
                      "records fetched again)"
                      % (control["fetched_per_read"], CONTROL_FETCHED_MIN))
     rolling_restart(s, env, report)
+    growth(s, env, report)
