@@ -10,12 +10,13 @@ python3-confluent-kafka, the plugin loaded by name from the .deb):
                                  plugin.library.paths (a name or a path)
 
   LIST_SCHEDULE=weighted in the environment runs the weighted schedule
-  with hold=queue instead of strict (both set explicitly).
+  instead of strict (set explicitly), with bucket.priority.hold left out:
+  queue, its default.
 
 Topic "orders", 10 partitions, "Platinum, Gold, Silver" = "50%, 30%, 20%"
 (contiguous: Platinum 0-4, Gold 5-7, Silver 8-9). A producer loading the
 plugin writes 100 Platinum, 300 Gold and 100 Silver records; the consumer
-of "Platinum, Gold" (strict, or weighted, hold=queue), configured by a
+of "Platinum, Gold" (strict with hold=queue, or weighted), configured by a
 config dict, starts on them, and after its first record the producer
 writes 100 Platinum, 100 Gold and 50 Silver more. The consumer reads until
 it has every Platinum and Gold record, polls 2 s more, commits, closes.
@@ -102,7 +103,8 @@ if mode == "helpers":
     import bucket_priority
     producer_conf = bucket_priority.producer_properties(TOPIC, BUCKETS, ALLOCATION)
     consumer_conf = bucket_priority.consumer_properties(
-        TOPIC, BUCKETS, ALLOCATION, bucket=LIST, schedule=SCHEDULE, hold="queue")
+        TOPIC, BUCKETS, ALLOCATION, bucket=LIST, schedule=SCHEDULE,
+        **({"hold": "queue"} if SCHEDULE == "strict" else {}))
 else:
     plugin = sys.argv[2]
     common = {"plugin.library.paths": plugin,
@@ -115,9 +117,11 @@ else:
                      "bucket.priority.topic": TOPIC,
                      "bucket.priority.buckets": BUCKETS,
                      "bucket.priority.allocation": ALLOCATION,
-                     "bucket.priority.schedule": SCHEDULE,
-                     "bucket.priority.hold": "queue"}
-assert consumer_conf["bucket.priority.hold"] == "queue", consumer_conf
+                     "bucket.priority.schedule": SCHEDULE}
+    if SCHEDULE == "strict":
+        consumer_conf["bucket.priority.hold"] = "queue"
+assert consumer_conf.get("bucket.priority.hold") == \
+    ("queue" if SCHEDULE == "strict" else None), consumer_conf
 assert consumer_conf["bucket.priority.bucket"] == LIST, consumer_conf
 
 delivered = {}   # (partition, offset) -> key
@@ -210,7 +214,7 @@ for p, o, _ in reads:
     seen.add((p, o))
 by_bucket = {b: sum(1 for p, _, _ in reads if OWNER.get(p) == b) for b in OWNER.values()}
 first_platinum = next((i for i, (p, _, _) in enumerate(reads) if OWNER[p] == "Platinum"), None)
-print("consumer %s (%s, hold=queue): assignments %s" % (LIST, SCHEDULE, assigned))
+print("consumer %s (%s, holding by queue): assignments %s" % (LIST, SCHEDULE, assigned))
 print("read %d of %d (Platinum %d, Gold %d, Silver %d): lost %d, read twice %d, "
       "out of order %d, foreign %d; first Platinum record at read #%s"
       % (len(reads), len(expect), by_bucket["Platinum"], by_bucket["Gold"],

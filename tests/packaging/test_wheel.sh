@@ -179,7 +179,7 @@ check "README producer and consumer quick starts via the helpers (wheel confluen
 cp "$root/tests/packaging/list_queue.py" "$tmp/list_queue.py"
 check "a consumer of \"Platinum, Gold\" with hold=queue via the helpers reads every record of both buckets once, each partition in order, no Silver, closes (wheel confluent-kafka, mock cluster)" \
     timeout 120 "${py[@]}" "$tmp/list_queue.py" helpers
-check "the same with schedule=weighted and hold=queue: every record read, Gold (the lowest bucket) never paused, no Silver (wheel confluent-kafka, mock cluster)" \
+check "the same with schedule=weighted and the hold left out (queue, its default): every record read, Gold (the lowest bucket) never paused, no Silver (wheel confluent-kafka, mock cluster)" \
     env LIST_SCHEDULE=weighted timeout 120 "${py[@]}" "$tmp/list_queue.py" helpers
 
 check "helper refuses allocation \"70%, 20%\" with ConfigError naming the property" \
