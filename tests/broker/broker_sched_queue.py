@@ -61,7 +61,7 @@ bp_consumer_bucket_stats pauses) and did not log the plugin's "wait in
 queues" line, the queue members logged it and paused nothing. Records
 read twice (at-least-once around the handover) are reported.
 
-Then the growth (growth(), about 20 s): a topic of its own, the suite's
+Then the growth (growth(), about 10 s): a topic of its own, the suite's
 three buckets, stable layout, GROW_FROM partitions; the C producer writes
 ROLL_RATE records a second of the three buckets in turn. Two members of
 "critical, bulk" in groups of their own, Debian's client, with
