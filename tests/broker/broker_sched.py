@@ -115,8 +115,7 @@ class Run:
     def __init__(self, s, env, report, name, extra=None, layout=LAYOUT):
         self.s, self.env, self.report, self.name = s, env, report, name
         self.layout = layout
-        self.extra = (CONSUMER_SETTINGS if extra is None else extra) + \
-            ["bucket.priority.layout=" + layout]
+        self.extra = CONSUMER_SETTINGS if extra is None else extra
         self.t0 = time.time()
         self.topic = s.unique("sched-" + name)
         env.admin("create", topic=self.topic, partitions=PARTITIONS)
@@ -169,7 +168,11 @@ class Run:
             self.env, "%s-consumer-%d" % (self.name, k), self.topic,
             "%s-%s" % (self.topic, "app"), self.parts["critical"], judge,
             schedule=schedule, buckets=BUCKETS, allocation=ALLOCATION,
-            work_us=work_us, window=WINDOW, extra=self.extra)
+            work_us=work_us, window=WINDOW,
+            # the layout is the plugin's: not for the control's plain
+            # consumer
+            extra=self.extra + (["bucket.priority.layout=" + self.layout]
+                                if schedule else []))
         self.ledger.add_consumer(c)
         self.consumers.append(c)
         return c
