@@ -44,7 +44,7 @@
 /** The same for the weighted schedule: it pauses a bucket ahead of its
  *  share and resumes it within milliseconds, many times a second while
  *  both buckets have records; at 100 ms, a resumed bucket's wait for the
- *  held fetch cost it a fifth of its share in some windows of 2 000
+ *  held fetch cost it up to half its share in some windows of 2 000
  *  records on Kafka 4.4 (docs/consumer-several-buckets.md). */
 #define BP_WEIGHTED_FETCH_WAIT_MS_TEXT "20"
 
