@@ -178,16 +178,12 @@ int main(int argc, char **argv) {
                                bsch_median(q99, bsch_opt.rounds),
                                bsch_median(qb, bsch_opt.rounds));
                 }
-                printf("\np99 ratio strict / dedicated: %.2f\n",
-                       med99[BSCH_STRICT] / med99[BSCH_DEDICATED]);
-                printf("p99 ratio queue / dedicated:  %.2f\n",
-                       med99[BSCH_QUEUE] / med99[BSCH_DEDICATED]);
-                printf("p99 ratio weighted / dedicated: %.2f\n",
-                       med99[BSCH_WEIGHTED] / med99[BSCH_DEDICATED]);
-                printf("p99 ratio wqueue / dedicated: %.2f\n",
-                       med99[BSCH_WQUEUE] / med99[BSCH_DEDICATED]);
-                printf("p99 ratio plain / dedicated:  %.2f\n",
-                       med99[BSCH_PLAIN] / med99[BSCH_DEDICATED]);
+                printf("\n");
+                for (s = 0; s < BSCH_SETUPS; s++)
+                        if (s != BSCH_DEDICATED)
+                                printf("p99 ratio %s / dedicated: %.2f\n",
+                                       bsch_setup_name[s],
+                                       med99[s] / med99[BSCH_DEDICATED]);
         }
 
         if (!bsch_opt.brokers)
