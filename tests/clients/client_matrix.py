@@ -37,7 +37,9 @@ Silver-0..9 of no bucket, 10 NULL keys: routing and round robin), then
 consume (consumer A of Gold alone, then B joins the same group, then a
 second batch), then several (consumer C of "Platinum, Gold" with
 bucket.priority.hold=queue reads a third batch on every partition, each
-partition in order, and closes), each check printed as 'ok   SCENARIO: ...' or
+partition in order, and closes) and several-weighted (consumer D the same
+with bucket.priority.schedule=weighted and the hold left out, a fourth
+batch), each check printed as 'ok   SCENARIO: ...' or
 'FAIL SCENARIO: ...'. --expect creation-error:SUBSTRING: every mode must
 print 'error ...' containing SUBSTRING and exit 3. --expect
 unmapped-stopped:ENV_VAR (consume): the adapter, run with ENV_VAR=1,
@@ -668,15 +670,19 @@ def consume_scenario(v, env, batch1):
                     c.short, plist(outside)), [c])
 
 
-def several_scenario(v, env):
+def several_scenario(v, env, weighted=False):
     """One consumer of both buckets ("Platinum, Gold", strict) holding the
-    lower one back in a queue (bucket.priority.hold=queue), configured the
-    client's way, reads every record of a fresh batch on all 12
-    partitions, each partition's in the order written, and exits 0 once its
-    stdin closes (the close runs through the plugin's queues)."""
-    s = "several"
-    keys = (["Platinum-%d" % i for i in range(200, 300)] +
-            ["Gold-%d" % i for i in range(200, 300)])
+    lower one back in a queue (bucket.priority.hold=queue), or with
+    weighted the weighted schedule with the hold left out (queue, its
+    default), configured the client's way, reads every record of a fresh
+    batch on all 12 partitions, each partition's in the order written, and
+    exits 0 once its stdin closes (the close runs through the plugin's
+    queues)."""
+    s = "several-weighted" if weighted else "several"
+    first = 300 if weighted else 200
+    keys = (["Platinum-%d" % i for i in range(first, first + 100)] +
+            ["Gold-%d" % i for i in range(first, first + 100)])
+    how = "weighted" if weighted else "hold=queue"
     batch = produce("reference producer (several)", env.reference,
                     env.bootstrap, env.plugin, keys)
     bad, missing = batch.ended_badly(), batch.missing()
@@ -688,20 +694,22 @@ def several_scenario(v, env):
     env.used = True
     want = batch.records()
     group = "matrix-several-%d-%s" % (os.getpid(), uuid.uuid4().hex[:8])
-    c = Consumer("consumer C", env, group, "Platinum, Gold",
+    c = Consumer("consumer D" if weighted else "consumer C", env, group,
+                 "Platinum, Gold",
+                 ["bucket.priority.schedule=weighted"] if weighted else
                  ["bucket.priority.hold=queue"])
     wait_all([c], lambda: covered(want, [c]) == want, READ_TIMEOUT)
     if stopped(v, s, [c]):
         return
     got = covered(want, [c])
     v.check(s, got == want,
-            "C (Platinum, Gold; hold=queue) read all %d records on "
-            "partitions %s" % (sum(want.values()),
+            "%s (Platinum, Gold; %s) read all %d records on "
+            "partitions %s" % (c.short, how, sum(want.values()),
                                plist({p for p, _ in want}))
             if got == want else
-            "C read %d of %d records within %d s (missing on partitions %s)"
-            % (sum(got.values()), sum(want.values()), READ_TIMEOUT,
-               partitions_missing(want, got)), [c])
+            "%s read %d of %d records within %d s (missing on partitions "
+            "%s)" % (c.short, sum(got.values()), sum(want.values()),
+                     READ_TIMEOUT, partitions_missing(want, got)), [c])
     written = {k: i for i, k in enumerate(keys)}
     seen, behind = {}, []
     for part, key in c.parsed()[0]:
@@ -711,10 +719,10 @@ def several_scenario(v, env):
             behind.append("%s on %d" % (key, part))
         seen[part] = max(seen.get(part, -1), written[key])
     v.check(s, not behind,
-            "C read each partition's records in the order written"
-            if not behind else
-            "C read %d records behind a later one of their partition: %s"
-            % (len(behind), some(behind)), [c])
+            "%s read each partition's records in the order written"
+            % c.short if not behind else
+            "%s read %d records behind a later one of their partition: %s"
+            % (c.short, len(behind), some(behind)), [c])
     close_all(v, s, (c,))
 
 
@@ -877,6 +885,7 @@ def main():
             if "consume" in modes:
                 consume_scenario(v, env, batch1)
                 several_scenario(v, env)
+                several_scenario(v, env, weighted=True)
         stop_cluster(env.cluster)
     except SetupError as exc:
         v.check("setup", False, str(exc))
