@@ -63,9 +63,9 @@ typedef enum {
          *  asks at each assignment whether the broker converted its group
          *  (bp_migrate.c). */
         BP_CONSUMER_CLASSIC,
-        /** The classic protocol, on a cluster that cannot describe groups
-         *  to this client (an unsupported request, no answer): it no
-         *  longer asks, and maps. */
+        /** The classic protocol, on a cluster that cannot tell this
+         *  client its group's type (an unsupported request, no answer):
+         *  it no longer asks, and maps. */
         BP_CONSUMER_CLASSIC_UNASKED,
         /** A classic member of a group the broker runs as a consumer group
          *  (a migration under way, bp_migrate.c): it keeps and pauses

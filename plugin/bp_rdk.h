@@ -27,9 +27,10 @@
         X(rd_kafka_AdminOptions_destroy)                                      \
         X(rd_kafka_AdminOptions_new)                                          \
         X(rd_kafka_AdminOptions_set_request_timeout)                          \
-        X(rd_kafka_ConsumerGroupDescription_error)                            \
-        X(rd_kafka_DescribeConsumerGroups)                                    \
-        X(rd_kafka_DescribeConsumerGroups_result_groups)                      \
+        X(rd_kafka_ConsumerGroupListing_group_id)                             \
+        X(rd_kafka_ListConsumerGroups)                                        \
+        X(rd_kafka_ListConsumerGroups_result_errors)                          \
+        X(rd_kafka_ListConsumerGroups_result_valid)                           \
         X(rd_kafka_assign)                                                    \
         X(rd_kafka_assignment)                                                \
         X(rd_kafka_assignment_lost)                                           \
@@ -58,9 +59,10 @@
         X(rd_kafka_error_code)                                                \
         X(rd_kafka_error_destroy)                                             \
         X(rd_kafka_error_string)                                              \
-        X(rd_kafka_event_DescribeConsumerGroups_result)                       \
+        X(rd_kafka_event_ListConsumerGroups_result)                           \
         X(rd_kafka_event_destroy)                                             \
         X(rd_kafka_event_error)                                               \
+        X(rd_kafka_event_error_string)                                        \
         X(rd_kafka_get_watermark_offsets)                                     \
         X(rd_kafka_incremental_assign)                                        \
         X(rd_kafka_incremental_unassign)                                      \
@@ -117,14 +119,24 @@
 /* Functions newer than 2.0.2: NULL in the table when the host lacks them
  * (callers check). */
 #define BP_RDK_OPTIONAL(X)                                                     \
-        X(rd_kafka_ConsumerGroupDescription_type)
+        X(rd_kafka_AdminOptions_set_match_consumer_group_types)               \
+        X(rd_kafka_ConsumerGroupListing_type)
 
-#if RD_KAFKA_VERSION < 0x020a0000
-/* Declared by rdkafka.h from librdkafka 2.10 on (the group's type: 1
+#if RD_KAFKA_VERSION < 0x02060000
+/* Declared by rdkafka.h from librdkafka 2.6 on (a group's type: 1
  * consumer, 2 classic, 0 unknown); built against older headers, the plugin
- * still finds it in a newer host copy at run time. */
-int rd_kafka_ConsumerGroupDescription_type(
-    const rd_kafka_ConsumerGroupDescription_t *grpdesc);
+ * still finds them in a newer host copy at run time. */
+typedef enum {
+        RD_KAFKA_CONSUMER_GROUP_TYPE_UNKNOWN  = 0,
+        RD_KAFKA_CONSUMER_GROUP_TYPE_CONSUMER = 1,
+        RD_KAFKA_CONSUMER_GROUP_TYPE_CLASSIC  = 2
+} rd_kafka_consumer_group_type_t;
+rd_kafka_consumer_group_type_t rd_kafka_ConsumerGroupListing_type(
+    const rd_kafka_ConsumerGroupListing_t *grplist);
+rd_kafka_error_t *rd_kafka_AdminOptions_set_match_consumer_group_types(
+    rd_kafka_AdminOptions_t *options,
+    const rd_kafka_consumer_group_type_t *consumer_group_types,
+    size_t consumer_group_types_cnt);
 #endif
 
 /** A partitioner callback's type (rdkafka.h spells it out in each
@@ -173,11 +185,13 @@ int bp_rdk_bound(void);
 #ifndef BP_RDK_NO_MACROS
 #define rd_kafka_AdminOptions_destroy (bp_rdk.rd_kafka_AdminOptions_destroy)
 #define rd_kafka_AdminOptions_new (bp_rdk.rd_kafka_AdminOptions_new)
+#define rd_kafka_AdminOptions_set_match_consumer_group_types (bp_rdk.rd_kafka_AdminOptions_set_match_consumer_group_types)
 #define rd_kafka_AdminOptions_set_request_timeout (bp_rdk.rd_kafka_AdminOptions_set_request_timeout)
-#define rd_kafka_ConsumerGroupDescription_error (bp_rdk.rd_kafka_ConsumerGroupDescription_error)
-#define rd_kafka_ConsumerGroupDescription_type (bp_rdk.rd_kafka_ConsumerGroupDescription_type)
-#define rd_kafka_DescribeConsumerGroups (bp_rdk.rd_kafka_DescribeConsumerGroups)
-#define rd_kafka_DescribeConsumerGroups_result_groups (bp_rdk.rd_kafka_DescribeConsumerGroups_result_groups)
+#define rd_kafka_ConsumerGroupListing_group_id (bp_rdk.rd_kafka_ConsumerGroupListing_group_id)
+#define rd_kafka_ConsumerGroupListing_type (bp_rdk.rd_kafka_ConsumerGroupListing_type)
+#define rd_kafka_ListConsumerGroups (bp_rdk.rd_kafka_ListConsumerGroups)
+#define rd_kafka_ListConsumerGroups_result_errors (bp_rdk.rd_kafka_ListConsumerGroups_result_errors)
+#define rd_kafka_ListConsumerGroups_result_valid (bp_rdk.rd_kafka_ListConsumerGroups_result_valid)
 #define rd_kafka_assign (bp_rdk.rd_kafka_assign)
 #define rd_kafka_assignment (bp_rdk.rd_kafka_assignment)
 #define rd_kafka_assignment_lost (bp_rdk.rd_kafka_assignment_lost)
@@ -206,9 +220,10 @@ int bp_rdk_bound(void);
 #define rd_kafka_error_code (bp_rdk.rd_kafka_error_code)
 #define rd_kafka_error_destroy (bp_rdk.rd_kafka_error_destroy)
 #define rd_kafka_error_string (bp_rdk.rd_kafka_error_string)
-#define rd_kafka_event_DescribeConsumerGroups_result (bp_rdk.rd_kafka_event_DescribeConsumerGroups_result)
+#define rd_kafka_event_ListConsumerGroups_result (bp_rdk.rd_kafka_event_ListConsumerGroups_result)
 #define rd_kafka_event_destroy (bp_rdk.rd_kafka_event_destroy)
 #define rd_kafka_event_error (bp_rdk.rd_kafka_event_error)
+#define rd_kafka_event_error_string (bp_rdk.rd_kafka_event_error_string)
 #define rd_kafka_get_watermark_offsets (bp_rdk.rd_kafka_get_watermark_offsets)
 #define rd_kafka_incremental_assign (bp_rdk.rd_kafka_incremental_assign)
 #define rd_kafka_incremental_unassign (bp_rdk.rd_kafka_incremental_unassign)

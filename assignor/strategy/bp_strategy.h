@@ -187,25 +187,28 @@ void bp_kip848_pause_one(rd_kafka_t *rk,
  * (real partition numbers of the whole topic), not the classic leader's
  * roundrobin. Mapped as indexes (bp_classic.c) those numbers leave the
  * bucket's partitions unread or read twice. So at each assignment a
- * classic bucket consumer asks the broker what its group is
- * (DescribeConsumerGroups): in a consumer group it keeps what it was given
- * and pauses the rest, as a member on the consumer protocol does
- * (bp_kip848.c); in a classic group it maps as before. The group returns
- * to classic when its last consumer-protocol member leaves; the next
- * assignment sees that.
+ * classic bucket consumer asks the brokers what its group is (the
+ * consumer groups they list, ListConsumerGroups filtered by type; not the
+ * group's coordinator: see bp_migrate.c): in a consumer group it keeps
+ * what it was given and pauses the rest, as a member on the consumer
+ * protocol does (bp_kip848.c); in a classic group it maps as before. The
+ * group returns to classic when its last consumer-protocol member leaves;
+ * the next assignment sees that.
  *
- * How the group is recognised: librdkafka 2.10 and later report the
- * group's type. Older ones are not asked, and map as before: their
+ * How the group is recognised: librdkafka 2.10 and later are asked (the
+ * type filter exists from 2.6, but the consumer side is tested with 2.10
+ * and later). Older ones are not asked, and map as before: their
  * classic DescribeGroups request does tell a consumer group (Kafka 4.4
  * answers it with the state Dead and no members), but librdkafka 2.0.2
  * deadlocked when the request was made from the rebalance callback
  * (test_mock_consumer hung in rd_kafka_assign()). A consumer that is no
- * member yet is not asked; a cluster that cannot describe groups to the
- * client (an unsupported request, no answer in BP_MIGRATE_TIMEOUT_MS) is
- * asked once: the consumer then maps as on the classic protocol.
+ * member yet is not asked; a cluster that cannot tell group types to the
+ * client (an unsupported request or filter, no answer in
+ * BP_MIGRATE_TIMEOUT_MS) is asked once: the consumer then maps as on the
+ * classic protocol.
  */
 
-/** How long an assignment waits for the broker's description (ms). */
+/** How long an assignment waits for the brokers' list (ms). */
 #define BP_MIGRATE_TIMEOUT_MS 3000
 
 /** What the broker runs a group as. */
@@ -230,7 +233,8 @@ bp_group_kind_t bp_migrate_group_kind(bp_client_t *c, rd_kafka_t *rk,
  * rebalance event: bp_rebalance.c decides there), moves the consumer's
  * mode between BP_CONSUMER_CLASSIC and BP_CONSUMER_CONVERTED and logs each
  * change; keeps the last answer when the broker gives none, and stops
- * asking (BP_CONSUMER_CLASSIC_UNASKED) when it cannot describe groups.
+ * asking (BP_CONSUMER_CLASSIC_UNASKED) when the cluster cannot tell group
+ * types.
  */
 int bp_migrate_group_converted(bp_client_t *c, rd_kafka_t *rk);
 

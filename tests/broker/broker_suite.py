@@ -143,6 +143,7 @@ class Proc:
             self.p = subprocess.Popen(args, stdout=so, stderr=se,
                                       stdin=subprocess.DEVNULL)
         self.killed = False
+        self.stopping = False
         ALL_PROCS.append(self)
 
     def alive(self):
@@ -150,6 +151,7 @@ class Proc:
 
     def stop(self, timeout=60):
         """SIGTERM, wait; SIGKILL if it does not exit. Returns exit code."""
+        self.stopping = True
         if self.alive():
             self.p.send_signal(signal.SIGTERM)
         try:
@@ -164,6 +166,21 @@ class Proc:
         self.killed = True
         self.p.kill()
         self.p.wait()
+
+    def died(self):
+        """How it ended when it ended by itself with a failure (a crash,
+        an abort): "<name> exited with <status>: <last log line>", else
+        None."""
+        code = self.p.poll()
+        if code in (None, 0) or self.killed or self.stopping:
+            return None
+        try:
+            with open(self.log_path, errors="replace") as f:
+                last = ([ln.strip() for ln in f if ln.strip()] or [""])[-1]
+        except FileNotFoundError:
+            last = ""
+        how = ("signal %d" % -code) if code < 0 else ("code %d" % code)
+        return "%s exited with %s: %s" % (self.name, how, last)
 
     def logged_since(self, pattern, ms):
         """True when its log has a line matching pattern (a re whose group
@@ -1423,6 +1440,10 @@ def main():
         return SKIP
     except Failure as e:
         report.error(str(e))
+        # a client that crashed is the cause to name, not the wait it broke
+        for p in ALL_PROCS:
+            if p.died():
+                report.error(p.died())
     except Exception as e:   # a bug of the suite itself: still report it
         import traceback
         traceback.print_exc()
