@@ -37,6 +37,12 @@ sources_of() {
     *) return 1 ;;
   esac
 }
+# The fuzz/ sources a target has beside its own .c file.
+helpers_of() {
+  case $1 in
+    fuzz_config) echo fuzz_layouts.c ;;
+  esac
+}
 # A target's own libFuzzer flags.
 flags_of() {
   case $1 in
@@ -104,6 +110,7 @@ for t in $targets; do
   fi
   srcs=()
   for s in $names; do srcs+=("$root/shared/$s"); done
+  for s in $(helpers_of "$t"); do srcs+=("$root/fuzz/$s"); done
   echo "=== $t: build"
   "$cc" "${cflags[@]}" "$root/fuzz/$t.c" "${srcs[@]}" -lm -o "$out/$t"
 
