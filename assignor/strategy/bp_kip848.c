@@ -29,9 +29,11 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "bucket_priority.h"
 #include "bp_client_layout.h"
+#include "bp_clock.h"
 #include "bp_consumer_side.h"
 #include "bp_strategy.h"
 #include "bp_start_offsets.h"
@@ -44,9 +46,33 @@ static int serves(const bp_client_t *c, const bp_layout_t *l, int32_t p) {
         return c->mode == BP_MODE_ACTIVE && bp_offsets_serves(c, l, p);
 }
 
-/* The layout to judge \p partitions by: fresh metadata, at least as wide
- * as the partitions the broker assigned (they exist), else the last one
- * known. NULL when the consumer is not active or none can be had.
+/* One past the highest partition of the bucket topic in \p partitions (0
+ * when it has none): how many partitions the topic has at least. */
+static int32_t assigned_width(const bp_client_t *c,
+                              const rd_kafka_topic_partition_list_t *list) {
+        int32_t width = 0;
+        int i;
+
+        for (i = 0; list && i < list->cnt; i++)
+                if (bp_is_bucket_topic(c, list->elems[i].topic) &&
+                    list->elems[i].partition >= width)
+                        width = list->elems[i].partition + 1;
+        return width;
+}
+
+/* The layout to judge \p partitions by: the topic's partition count from
+ * fresh metadata, else the last layout known. NULL when the consumer is
+ * not active or none can be had.
+ *
+ * Metadata that has fewer partitions than the broker assigned (a broker
+ * that has not seen the topic grow yet) is asked again until it has them,
+ * up to BP_REBALANCE_TIMEOUT_MS: a layout is only right at the topic's own
+ * count, so the highest partition assigned cannot stand in for it (at 12
+ * -> 24 partitions, a member given partitions up to 17 would judge by a
+ * layout of 18 and read other buckets' partitions). Without an answer,
+ * the last layout judges, for the same reason; what it does not cover
+ * stays paused, and the log says so.
+ *
  * A list without a partition of the bucket topic (the empty assignment
  * that follows a revocation on this protocol) has nothing to judge: the
  * last layout, and no round trip. librdkafka pauses every assigned
@@ -57,16 +83,14 @@ static int serves(const bp_client_t *c, const bp_layout_t *l, int32_t p) {
 static const bp_layout_t *
 layout_for(bp_client_t *c, rd_kafka_t *rk,
            const rd_kafka_topic_partition_list_t *partitions) {
-        int32_t cnt, top = 0;
-        int i;
+        static const struct timespec retry = {0, 100 * 1000 * 1000};
+        int64_t deadline = bp_clock_ms() + BP_REBALANCE_TIMEOUT_MS;
+        const bp_layout_t *l;
+        int32_t cnt, width;
 
         if (c->mode != BP_MODE_ACTIVE)
                 return NULL;
-        for (i = 0; partitions && i < partitions->cnt; i++)
-                if (bp_is_bucket_topic(c, partitions->elems[i].topic) &&
-                    partitions->elems[i].partition >= top)
-                        top = partitions->elems[i].partition + 1;
-        if (top == 0)
+        if (!(width = assigned_width(c, partitions)))
                 return atomic_load_explicit(&c->current, memory_order_acquire);
         /* Asked on the consumer itself, not through a helper client: the
          * request also gives the consumer the topic's partitions, which
@@ -75,11 +99,30 @@ layout_for(bp_client_t *c, rd_kafka_t *rk,
          * confluent-kafka-go on librdkafka 2.15.1, client_go_exported_kip848). */
         cnt = bp_topic_partition_count(rk, c->cfg.topic,
                                        BP_REBALANCE_TIMEOUT_MS);
-        if (cnt < top)
-                cnt = top;
-        if (cnt > 0)
-                return bp_client_layout(c, cnt);
-        return atomic_load_explicit(&c->current, memory_order_acquire);
+        while (cnt > 0 && cnt < width && bp_clock_ms() < deadline) {
+                nanosleep(&retry, NULL);
+                cnt = bp_topic_partition_count(rk, c->cfg.topic,
+                                               BP_REBALANCE_TIMEOUT_MS);
+        }
+        l = cnt > 0 ? bp_client_layout(c, cnt)
+                    : atomic_load_explicit(&c->current, memory_order_acquire);
+        if (!l || l->partition_cnt < width) {
+                char kept[64] = "every partition of it stays paused";
+
+                if (l)
+                        snprintf(kept, sizeof(kept),
+                                 "its partitions from %d on stay paused",
+                                 (int)l->partition_cnt);
+                bp_client_log(c, 4,
+                              "no metadata of topic \"%s\" has partition "
+                              "%d, which the broker assigned (%s): %s "
+                              "until the next assignment",
+                              c->cfg.topic, (int)width - 1,
+                              cnt > 0 ? "metadata older than the assignment"
+                                      : "no answer",
+                              kept);
+        }
+        return l;
 }
 
 /* The held set (statistics, lag, the scheduler's partitions) made equal

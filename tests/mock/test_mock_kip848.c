@@ -2,7 +2,8 @@
  * test_mock_kip848.c - bucket consumers on the next generation consumer
  * group protocol (KIP-848, group.protocol=consumer) on librdkafka's mock
  * cluster, which speaks it from librdkafka 2.12 (its own broker-side
- * assignor, not Kafka's range): keep-and-pause through joins and a leave.
+ * assignor, not Kafka's range): keep-and-pause through joins and a leave,
+ * and through a leave while the topic's metadata cannot be read.
  * Each bucket has a member configured by properties only (the plugin's
  * callback) and one whose application callback assigns incrementally what
  * it is given (as confluent-kafka-python does). Every record is read by a
@@ -48,18 +49,18 @@ static int setup(void **state) {
  * and group.protocol set before the bucket (librdkafka stores it at once);
  * without, set after the bucket (the order of the wheel's dict and of
  * bp-broker-client: the plugin holds it back until creation). */
-static rd_kafka_t *consumer(const char *bucket, int app_cb) {
+static rd_kafka_t *consumer_of(const char *group, const char *bucket,
+                               int app_cb) {
         rd_kafka_conf_t *conf =
             app_cb ? bp_test_conf(cluster.bootstraps, "group.protocol",
                                   "consumer", BUCKET_CONF,
                                   "bucket.priority.bucket", bucket, "group.id",
-                                  "kip848-app", "auto.offset.reset",
-                                  "earliest", "auto.commit.interval.ms", "200",
-                                  NULL)
+                                  group, "auto.offset.reset", "earliest",
+                                  "auto.commit.interval.ms", "200", NULL)
                    : bp_test_conf(cluster.bootstraps, BUCKET_CONF,
                                   "bucket.priority.bucket", bucket, "group.id",
-                                  "kip848-app", "auto.offset.reset",
-                                  "earliest", "auto.commit.interval.ms", "200",
+                                  group, "auto.offset.reset", "earliest",
+                                  "auto.commit.interval.ms", "200",
                                   "group.protocol", "consumer", NULL);
         rd_kafka_topic_partition_list_t *sub;
         char errstr[512];
@@ -76,6 +77,10 @@ static rd_kafka_t *consumer(const char *bucket, int app_cb) {
         assert_int_equal(rd_kafka_subscribe(rk, sub), 0);
         rd_kafka_topic_partition_list_destroy(sub);
         return rk;
+}
+
+static rd_kafka_t *consumer(const char *bucket, int app_cb) {
+        return consumer_of("kip848-app", bucket, app_cb);
 }
 
 /* Writes ids [from, to), a third keyed Gold, through the plugin's
@@ -225,6 +230,23 @@ static void close_member(member_t *m) {
         m->closed = 1;
 }
 
+/* The members read nothing of another bucket (the test's judgement of
+ * each key, and the plugin's count of foreign records); the open ones are
+ * closed. */
+static void close_checked(member_t *m, int cnt) {
+        bp_stats_t st;
+        int k;
+
+        for (k = 0; k < cnt; k++) {
+                assert_int_equal(m[k].wrong_bucket, 0);
+                if (m[k].closed)
+                        continue;
+                assert_int_equal(bp_stats(m[k].rk, &st), 0);
+                assert_int_equal(st.foreign, 0);
+                close_member(&m[k]);
+        }
+}
+
 /* Two members per bucket (properties only, and an application callback
  * assigning incrementally), 6 000 records; a member of each bucket leaves;
  * 6 000 more: all read, only by their bucket, never a fetch outside it. */
@@ -232,7 +254,6 @@ static void test_keep_and_pause(void **state) {
         member_t m[4] = {{.bucket = "Platinum"}, {.bucket = "Platinum"},
                          {.bucket = "Gold"}, {.bucket = "Gold"}};
         tk_ledger_t lg;
-        bp_stats_t st;
         int k;
         (void)state;
 
@@ -256,15 +277,76 @@ static void test_keep_and_pause(void **state) {
         consume_until(m, 4, &lg, 6000, 12000, 120000);
         check_paused(m, 4);
 
-        for (k = 0; k < 4; k++) {
-                assert_int_equal(m[k].wrong_bucket, 0);
+        for (k = 0; k < 4; k++)
                 assert_true(m[k].consumed > 0);
-                if (m[k].closed)
-                        continue;
-                assert_int_equal(bp_stats(m[k].rk, &st), 0);
-                assert_int_equal(st.foreign, 0);
-                close_member(&m[k]);
+        close_checked(m, 4);
+        tk_ledger_free(&lg);
+}
+
+/* Whether member \p m holds partition \p p; polls it once first. */
+static int holds(member_t *m, tk_ledger_t *lg, int32_t p) {
+        rd_kafka_topic_partition_list_t *a;
+        int i, yes = 0;
+
+        poll_member(m, lg, 0, 0, 20);
+        assert_int_equal(rd_kafka_assignment(m->rk, &a), 0);
+        for (i = 0; i < a->cnt; i++)
+                yes |= a->elems[i].partition == p;
+        rd_kafka_topic_partition_list_destroy(a);
+        return yes;
+}
+
+/* A leave while the topic's metadata answers LEADER_NOT_AVAILABLE: two
+ * Platinum members and a Gold one; the Platinum member without the last
+ * partition leaves, for 5 s with the error on. librdkafka holds the new
+ * assignment back until it can read the topic's metadata (seen with
+ * 2.15.1: the remaining member is given the partitions once the error is
+ * cleared), so the plugin's callback judges with fresh metadata. Then
+ * 3 000 records: all read, only by their bucket, never a fetch outside
+ * it, nothing foreign. */
+static void test_no_metadata(void **state) {
+        member_t m[3] = {{.bucket = "Platinum"}, {.bucket = "Platinum"},
+                         {.bucket = "Gold"}};
+        int from = 12000, to = 15000, k, leaver, keeper;
+        int64_t deadline;
+        tk_ledger_t lg;
+        (void)state;
+
+        if (!bp_test_kip848_host())
+                skip();
+        assert_int_equal(tk_ledger_init(&lg, to), 0);
+        for (k = from; k < to; k++)
+                tk_ledger_write(&lg, k);
+        for (k = 0; k < 3; k++)
+                m[k].rk = consumer_of("kip848-meta", m[k].bucket, k == 1);
+        wait_kept(m, 3, &lg, 60000);
+        keeper = holds(&m[0], &lg, PARTITIONS - 1) ? 0 : 1;
+        leaver = 1 - keeper;
+
+        rd_kafka_mock_topic_set_error(cluster.mcluster, TOPIC,
+                                      RD_KAFKA_RESP_ERR_LEADER_NOT_AVAILABLE);
+        close_member(&m[leaver]);
+        deadline = tk_now_ms() + 5000;
+        while (tk_now_ms() < deadline) {
+                rd_kafka_topic_partition_list_t *a;
+                int cnt;
+
+                poll_member(&m[keeper], &lg, 0, 0, 50);
+                poll_member(&m[2], &lg, 0, 0, 0);
+                assert_int_equal(rd_kafka_assignment(m[keeper].rk, &a), 0);
+                cnt = a->cnt;
+                rd_kafka_topic_partition_list_destroy(a);
+                if (cnt == PARTITIONS)
+                        break;
         }
+        rd_kafka_mock_topic_set_error(cluster.mcluster, TOPIC,
+                                      RD_KAFKA_RESP_ERR_NO_ERROR);
+        wait_kept(m, 3, &lg, 60000);
+
+        produce_ids(from, to);
+        consume_until(m, 3, &lg, from, to, 120000);
+        check_paused(m, 3);
+        close_checked(m, 3);
         tk_ledger_free(&lg);
 }
 
@@ -323,6 +405,7 @@ static void test_warnings(void **state) {
 int main(void) {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_keep_and_pause),
+            cmocka_unit_test(test_no_metadata),
             cmocka_unit_test(test_warnings),
         };
         return cmocka_run_group_tests(tests, setup, bp_test_kip848_teardown);
