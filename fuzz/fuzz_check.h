@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "bp_config.h"
 #include "bp_layout.h"
@@ -28,7 +29,9 @@
         } while (0)
 
 /* Whether \p buf holds a NUL within its \p size bytes. */
-int fuzz_terminated(const char *buf, size_t size);
+static inline int fuzz_terminated(const char *buf, size_t size) {
+        return memchr(buf, '\0', size) != NULL;
+}
 
 /* Both layouts of \p base (complete) at each of the \p count_cnt
  * partition counts, and its layout change's plan if it has one, checked

@@ -71,10 +71,6 @@ static char *exact_string(const char *s, size_t len) {
         return p;
 }
 
-int fuzz_terminated(const char *buf, size_t size) {
-        return memchr(buf, '\0', size) != NULL;
-}
-
 static size_t errstr_size_for(uint32_t h) {
         static const size_t sizes[] = {1, 2, 7, 40, 128, 512};
         return sizes[h % (sizeof(sizes) / sizeof(sizes[0]))];
