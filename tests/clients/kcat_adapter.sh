@@ -190,16 +190,20 @@ kcat_pid=$!
 cat <&0 > /dev/null &
 stdin_pid=$!
 
-first=
-wait -n -p first "$kcat_pid" "$stdin_pid"
-status=$?
-if [ "$first" = "$kcat_pid" ]; then
+# Until kcat or stdin ends, polled: `wait -n` missed a kcat that had
+# already exited (a refused configuration ends it at once) and waited for
+# stdin instead, 30 s in client_kcat_kip848. Bash reaps its children as
+# they exit, so kill -0 fails for one that ended.
+while kill -0 "$kcat_pid" 2>/dev/null && kill -0 "$stdin_pid" 2>/dev/null; do
+    sleep 0.05
+done
+if ! kill -0 "$kcat_pid" 2>/dev/null; then
     kill "$stdin_pid" 2>/dev/null      # kcat ended by itself
 else
     kill -TERM "$kcat_pid"            # stdin closed: kcat closes its consumer
-    wait "$kcat_pid"
-    status=$?
 fi
+wait "$kcat_pid"
+status=$?
 wait "$out_pid" "$err_pid"
 if [ "$status" -gt 128 ] && [ "$status" -lt 160 ]; then
     die_like "$status"
