@@ -84,7 +84,7 @@ static const bp_layout_t *
 layout_for(bp_client_t *c, rd_kafka_t *rk,
            const rd_kafka_topic_partition_list_t *partitions) {
         static const struct timespec retry = {0, 100 * 1000 * 1000};
-        int64_t deadline = bp_clock_ms() + BP_REBALANCE_TIMEOUT_MS;
+        int64_t deadline, left;
         const bp_layout_t *l;
         int32_t cnt, width;
 
@@ -97,12 +97,13 @@ layout_for(bp_client_t *c, rd_kafka_t *rk,
          * pause_others() pauses before they are assigned (librdkafka
          * ignores a pause of a partition it does not know yet; seen with
          * confluent-kafka-go on librdkafka 2.15.1, client_go_exported_kip848). */
-        cnt = bp_topic_partition_count(rk, c->cfg.topic,
-                                       BP_REBALANCE_TIMEOUT_MS);
-        while (cnt > 0 && cnt < width && bp_clock_ms() < deadline) {
+        deadline = bp_clock_ms() + BP_REBALANCE_TIMEOUT_MS;
+        cnt      = bp_topic_partition_count(rk, c->cfg.topic,
+                                            BP_REBALANCE_TIMEOUT_MS);
+        while (cnt > 0 && cnt < width &&
+               (left = deadline - bp_clock_ms()) > 0) {
                 nanosleep(&retry, NULL);
-                cnt = bp_topic_partition_count(rk, c->cfg.topic,
-                                               BP_REBALANCE_TIMEOUT_MS);
+                cnt = bp_topic_partition_count(rk, c->cfg.topic, (int)left);
         }
         l = cnt > 0 ? bp_client_layout(c, cnt)
                     : atomic_load_explicit(&c->current, memory_order_acquire);

@@ -9,10 +9,6 @@
 #include "bp_consumer_side.h"
 #include "bp_strategy.h"
 
-/* The group types of rdkafka.h's rd_kafka_consumer_group_type_t
- * (librdkafka 2.10 and later). */
-enum { TYPE_UNKNOWN = 0, TYPE_CONSUMER = 1 };
-
 /* Why the question goes to every broker (ListConsumerGroups) and not to the
  * group's coordinator (DescribeConsumerGroups): librdkafka's admin requests
  * sent to a coordinator can abort the whole process with
@@ -42,10 +38,10 @@ kind_listed(const rd_kafka_ListConsumerGroups_result_t *res,
                 if (strcmp(rd_kafka_ConsumerGroupListing_group_id(listed[i]),
                            group))
                         continue;
-                switch ((int)rd_kafka_ConsumerGroupListing_type(listed[i])) {
-                case TYPE_CONSUMER:
+                switch (rd_kafka_ConsumerGroupListing_type(listed[i])) {
+                case RD_KAFKA_CONSUMER_GROUP_TYPE_CONSUMER:
                         return BP_GROUP_CONSUMER;
-                case TYPE_UNKNOWN:
+                case RD_KAFKA_CONSUMER_GROUP_TYPE_UNKNOWN:
                         /* a broker before ListGroups v5 ignores the type
                          * filter and reports no type */
                         *unsupported = 1;
@@ -70,7 +66,7 @@ kind_listed(const rd_kafka_ListConsumerGroups_result_t *res,
 static int list_consumer_groups(rd_kafka_t *rk, rd_kafka_queue_t *q,
                                 int timeout_ms) {
         static const rd_kafka_consumer_group_type_t consumer[] = {
-            (rd_kafka_consumer_group_type_t)TYPE_CONSUMER};
+            RD_KAFKA_CONSUMER_GROUP_TYPE_CONSUMER};
         char errstr[256];
         rd_kafka_AdminOptions_t *opts = rd_kafka_AdminOptions_new(
             rk, RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPS);

@@ -1441,9 +1441,8 @@ def main():
     except Failure as e:
         report.error(str(e))
         # a client that crashed is the cause to name, not the wait it broke
-        for p in ALL_PROCS:
-            if p.died():
-                report.error(p.died())
+        for how in filter(None, (p.died() for p in ALL_PROCS)):
+            report.error(how)
     except Exception as e:   # a bug of the suite itself: still report it
         import traceback
         traceback.print_exc()
