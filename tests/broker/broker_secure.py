@@ -80,6 +80,10 @@ RUN = "bps%d" % (int(time.time()) % 1000000)
 GROUP_PARTS = ["growth", "wheel", "oauthcb", "audit", "debug"]
 SIBLING_FAILED = re.compile(r"sibling offsets reader|partition count reader|cannot read the offsets "
                             r"of sibling group|sibling offsets not read")
+# a classic consumer on librdkafka 2.10+ that could not list the consumer
+# groups at an assignment (whether its group was converted, bp_migrate.c)
+GROUP_TYPE_FAILED = re.compile(r"cannot tell whether group|does not tell "
+                               r"this client the type of group")
 AUTH_FAILED = re.compile(r"Authentication failed|SASL authentication error")
 # base64url of the unsecured-token header {"alg":"none"} as librdkafka and
 # as Python's json.dumps write it: the start of every such token

@@ -68,16 +68,26 @@ def takeover_offsets(env, report, steps, mechs):
 
 
 def no_sibling_errors(env, report):
-    bad = []
+    """No consumer logged a failed read of its sibling groups' offsets, nor
+    of the consumer groups' list (with the ACLs of make_acls: Read on a
+    group includes the Describe that listing it needs)."""
+    bad, listing = [], []
     for f in sorted(os.listdir(env.workdir)):
         if f.startswith("consumer-") and f.endswith(".log"):
             with open(os.path.join(env.workdir, f), errors="replace") as fh:
-                bad += ["%s: %s" % (f, line.strip()[:300]) for line in fh
-                        if bs.SIBLING_FAILED.search(line)]
-    report.add("sibling offsets reader errors logged: %d" % len(bad),
-               sibling_errors=len(bad))
+                for line in fh:
+                    line = "%s: %s" % (f, line.strip()[:300])
+                    if bs.SIBLING_FAILED.search(line):
+                        bad.append(line)
+                    elif bs.GROUP_TYPE_FAILED.search(line):
+                        listing.append(line)
+    report.add("sibling offsets reader errors logged: %d; group list "
+               "errors: %d" % (len(bad), len(listing)),
+               sibling_errors=len(bad), group_list_errors=len(listing))
     for line in bad[:5]:
         report.error("sibling offsets read failed: " + line)
+    for line in listing[:5]:
+        report.error("listing the consumer groups failed: " + line)
 
 
 def part_growth(env, report, consumer_cls, name):
