@@ -1,7 +1,8 @@
 /*
  * bp_schedule.c - the scheduler's decisions (see bp_schedule.h): which
  * ranks to pause under the strict and weighted schedules (the weighted
- * one also when it holds by queue), and how a paused bucket resumes.
+ * one also when it holds by queue), how a paused bucket resumes, and the
+ * start gate of a consumer holding by queue.
  */
 #include "bp_schedule.h"
 
@@ -140,4 +141,22 @@ int32_t bp_sched_stagger(const bp_sched_part_t *parts,
         lead->lead_at  = part_of(parts, k, lead->lead)->at;
         lead->since_ms = now_ms;
         return lead->lead;
+}
+
+int bp_sched_gate_owed(bp_sched_owed_t *o, int64_t hwm, int64_t at,
+                       int strict, int64_t grace_ms, int64_t now_ms) {
+        if (o->owed_to == BP_SCHED_OWES_NOTHING)
+                return 0;
+        if (at > o->at) { /* progress */
+                o->at       = at;
+                o->since_ms = now_ms;
+        }
+        if (o->owed_to < 0 && hwm >= 0) /* its first answer */
+                o->owed_to = strict ? hwm : BP_SCHED_OWES_NOTHING;
+        if (o->owed_to >= 0 && at >= o->owed_to) /* handed out */
+                o->owed_to = BP_SCHED_OWES_NOTHING;
+        if (o->owed_to != BP_SCHED_OWES_NOTHING &&
+            now_ms - o->since_ms > grace_ms) /* given up */
+                o->owed_to = BP_SCHED_OWES_NOTHING;
+        return o->owed_to != BP_SCHED_OWES_NOTHING;
 }

@@ -134,4 +134,43 @@ int32_t bp_sched_stagger(const bp_sched_part_t *parts,
                          int64_t now_ms,
                          bp_sched_lead_t *lead);
 
+/*
+ * The start gate of a consumer holding by queue (bucket.priority.hold=queue):
+ * a partition of a higher bucket that the consumer has just been given
+ * (its first assignment, a restart, a takeover, growth, an incremental
+ * assignment) *owes* its backlog until the lower buckets may go ahead of
+ * it. Until its first fetch answers, nothing says whether records wait
+ * there, and a lower bucket's records fetched meanwhile would reach the
+ * application first. So the lower buckets' records stay in their queues
+ * (fetched, nothing dropped) while a higher partition owes:
+ *   - until its high watermark is known (its first fetch answered);
+ *   - strict: then until the application was handed every record up to
+ *     that first high watermark (its backlog when it was given to this
+ *     consumer); weighted: no longer (its share then holds it);
+ *   - never longer than \p grace_ms without progress (no answer, or a
+ *     position that does not move: a leader away, a partition the
+ *     application paused), so that a lower bucket is never held for good.
+ */
+
+/** bp_sched_gate_owed()'s \p owed_to once the partition owes nothing. */
+#define BP_SCHED_OWES_NOTHING (-2)
+
+/** Where a partition stands at the gate, kept between decisions. */
+typedef struct bp_sched_owed {
+        int64_t owed_to; /**< -1: its backlog's end not known yet; >= 0:
+                          *   the offset to be handed out up to;
+                          *   BP_SCHED_OWES_NOTHING. */
+        int64_t at;      /**< Position at its last progress (-1: none). */
+        int64_t since_ms; /**< Of its last progress (or its assignment). */
+} bp_sched_owed_t;
+
+/**
+ * One decision for one partition of a higher bucket at \p now_ms: \p hwm
+ * its high watermark (-1: unknown), \p at the application's position
+ * there (or where it starts; -1: unknown), \p strict the schedule.
+ * Updates \p o; returns 1 while it owes (lower buckets wait), else 0.
+ */
+int bp_sched_gate_owed(bp_sched_owed_t *o, int64_t hwm, int64_t at,
+                       int strict, int64_t grace_ms, int64_t now_ms);
+
 #endif /* BP_SCHEDULE_H */

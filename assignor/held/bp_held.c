@@ -90,6 +90,8 @@ static void start_entry(const bp_held_t *h, bp_held_part_t *p,
                 p->start_kind = h->reset_kind;
         }
         p->since_ms  = now;
+        p->owed      = (bp_sched_owed_t){.owed_to = -1, .at = -1,
+                                         .since_ms = now};
         p->hwm_since = rd_kafka_get_watermark_offsets(h->rk, h->topic,
                                                       e->partition, &lo, &hi)
                            ? -1

@@ -17,6 +17,7 @@
 #include "bp_rdk.h"
 #include "bp_config.h"
 #include "bp_layout.h"
+#include "bp_schedule.h"
 
 /*
  * bp_deliveries.c: the small per-consumer counter: the buckets a bucket
@@ -72,6 +73,7 @@ typedef struct bp_held_part {
         int64_t since_ms;  /**< Assigned or resumed at. */
         int64_t hwm_since; /**< Its cached high watermark then. */
         int64_t probed;    /**< High watermark asked of the leader, or -1. */
+        bp_sched_owed_t owed; /**< The scheduler's start gate. */
         /* Filled by bp_held_measure(): */
         int64_t lag;       /**< -1: unknown. */
         int64_t hwm;

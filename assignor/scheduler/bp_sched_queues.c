@@ -36,7 +36,8 @@ int bp_sched_queues_start(bp_scheduler_t *s) {
                         rd_kafka_queue_cb_event_enable(s->rank_q[r],
                                                        higher_arrived, s);
         }
-        rd_kafka_queue_forward(s->rank_q[low], s->consumer_q);
+        /* The lowest rank flows in once the start gate opens. */
+        s->open_to = -1;
         pthread_mutex_init(&s->splice_lock, NULL);
         s->hold_queues = 1;
         return 0;
@@ -45,14 +46,20 @@ fail:
         return -1;
 }
 
+static void apply_gate(bp_scheduler_t *s, int open);
+static int gate_open_to(bp_scheduler_t *s, int64_t now);
+
 void bp_sched_queues_route(bp_scheduler_t *s, int assigning) {
         const bp_held_t *h = s->held;
         int i;
 
         if (!s->hold_queues)
                 return;
-        if (assigning)
+        if (assigning) {
                 s->route_until_ms = bp_clock_ms() + ROUTE_WINDOW_MS;
+                atomic_store(&s->gating, 1); /* new partitions owe */
+                apply_gate(s, gate_open_to(s, bp_clock_ms()));
+        }
         for (i = 0; i < h->cnt; i++) {
                 const bp_held_part_t *p = &h->part[i];
                 rd_kafka_queue_t *q;
@@ -91,6 +98,53 @@ static rd_kafka_queue_t *front(bp_scheduler_t *s) {
         return s->fronted ? s->front_q : s->consumer_q;
 }
 
+/* Where the lowest rank's queue forwards: the queue poll serves, or
+ * nowhere while the start gate holds it. */
+static rd_kafka_queue_t *lowest_dst(bp_scheduler_t *s) {
+        return s->open_to == s->n - 1 ? front(s) : NULL;
+}
+
+/* held->lock held: the lowest rank whose records may reach the front now
+ * (see bp_sched_state.h): above the highest rank of a partition that
+ * still owes its backlog, or the lowest rank when none does. Clears
+ * gating once no partition owes. */
+static int gate_open_to(bp_scheduler_t *s, int64_t now) {
+        bp_held_t *h = s->held;
+        int i, open = s->n - 1, owing = 0;
+
+        if (!atomic_load(&s->gating))
+                return open;
+        bp_held_measure(h, h->part, h->cnt, now);
+        for (i = 0; i < h->cnt; i++) {
+                bp_held_part_t *p = &h->part[i];
+                if (p->rank < 0 || p->rank >= s->n - 1 ||
+                    !bp_sched_gate_owed(&p->owed, p->stale ? -1 : p->hwm,
+                                        p->at,
+                                        s->mode == BP_SCHEDULE_STRICT,
+                                        BP_SCHED_GATE_MS, now))
+                        continue;
+                owing = 1;
+                if (p->rank < open)
+                        open = p->rank;
+        }
+        if (owing) /* decide every millisecond meanwhile */
+                atomic_store_explicit(&s->quick_until_ms, now + 2,
+                                      memory_order_relaxed);
+        else
+                atomic_store(&s->gating, 0);
+        return open;
+}
+
+/* held->lock held: lets the ranks up to \p open reach the front. */
+static void apply_gate(bp_scheduler_t *s, int open) {
+        if (open == s->open_to)
+                return;
+        pthread_mutex_lock(&s->splice_lock);
+        s->open_to = open;
+        rd_kafka_queue_forward(s->rank_q[s->n - 1], lowest_dst(s));
+        pthread_mutex_unlock(&s->splice_lock);
+}
+
 /* splice_lock held, on the application's thread in on_consume: from now
  * on the consumer queue forwards to the front queue (what it holds moves
  * there first, in order). */
@@ -99,8 +153,8 @@ static void redirect_to_front(bp_scheduler_t *s) {
 
         rd_kafka_queue_forward(s->rank_q[low], NULL);
         rd_kafka_queue_forward(s->consumer_q, s->front_q);
-        rd_kafka_queue_forward(s->rank_q[low], s->front_q);
         s->fronted = 1;
+        rd_kafka_queue_forward(s->rank_q[low], lowest_dst(s));
 }
 
 /* splice_lock held: the ranks that may move to the front now, as a bit
@@ -110,7 +164,9 @@ static uint64_t movable(bp_scheduler_t *s) {
         uint64_t m = 0;
         int r;
 
-        for (r = 0; r < s->n - 1 && !(s->in_front & (1ull << r)); r++)
+        for (r = 0; r < s->n - 1 && r <= s->open_to &&
+                    !(s->in_front & (1ull << r));
+             r++)
                 if (rd_kafka_queue_length(s->rank_q[r]) > 0)
                         m |= 1ull << r;
         return m;
@@ -178,7 +234,7 @@ static void bring_forward(bp_scheduler_t *s, uint64_t taken_at) {
                 bp_sched_queues_splice_front(s, m);
         else
                 m = 0;
-        splice_move(s->rank_q[low], dst);
+        splice_move(s->rank_q[low], lowest_dst(s));
         if (!m)
                 return;
         s->in_front |= m;
@@ -200,6 +256,9 @@ void bp_sched_queues_taken(bp_scheduler_t *s, int rank) {
         if (!s->hold_queues)
                 return;
         at = atomic_fetch_add_explicit(&s->taken, 1, memory_order_acq_rel) + 1;
+        if (rank < low && atomic_load_explicit(&s->gating,
+                                               memory_order_relaxed))
+                bp_sched_wake(s); /* it may have handed its backlog out */
         if (rank == low)
                 atomic_store_explicit(&s->low_taken_at, at,
                                       memory_order_release);
@@ -221,6 +280,7 @@ void bp_sched_queues_tick(bp_scheduler_t *s) {
                 return;
         if (bp_clock_ms() < s->route_until_ms)
                 bp_sched_queues_route(s, 0);
+        apply_gate(s, gate_open_to(s, bp_clock_ms()));
         if (!higher_waiting(s, s->n - 1))
                 return;
         pthread_mutex_lock(&s->splice_lock);

@@ -52,6 +52,11 @@
  *  (2.2 and later wait fetch.queue.backoff.ms, which the plugin sets.) */
 #define BP_SCHED_REFETCH_MS 1100
 
+/** The start gate (bp_sched_queues.c): a higher partition that neither
+ *  answered nor moved for this long (ms) holds the lower ranks no longer;
+ *  while a partition owes, decisions come every millisecond. */
+#define BP_SCHED_GATE_MS 5000
+
 /** Strict, after pausing on a nearly full queue: the scheduler decides
  *  every millisecond for this long (ms), to wake the fetcher again as soon
  *  as the paused records left the queue. */
@@ -116,6 +121,13 @@ struct bp_scheduler {
         _Atomic uint64_t taken;       /* records taken (on_consume) */
         _Atomic uint64_t low_taken_at; /* count of the last lowest-rank */
         int64_t route_until_ms;       /* held->lock: route at decisions */
+        /* The start gate (bp_sched_queues.c, shared/bp_schedule.h): the
+         * ranks up to open_to may reach the front, the lowest rank flows
+         * in only when open_to is the lowest (changed under splice_lock
+         * and held->lock); gating: some held partition may still owe
+         * (held->lock to clear, set when partitions are assigned). */
+        _Atomic int open_to;
+        _Atomic int gating;
         _Atomic uint64_t splices;     /* moves to the front */
 
         _Atomic uint64_t paused_ranks; /* bit r: rank r paused */
@@ -232,6 +244,18 @@ void bp_sched_evaluate(bp_scheduler_t *s);
  * revocation's version barrier) is freed the same way, so none stays
  * stuck.
  *
+ * The start gate: when partitions are assigned (the first assignment, a
+ * restart, a takeover, growth, an incremental assignment), a lower rank's
+ * records reach the front only once every newly held partition of the
+ * ranks above it has answered its first fetch and, for strict, the
+ * application was handed its records up to the high watermark of that
+ * answer (bp_sched_gate_owed()): before the first answer nothing says
+ * whether a higher bucket has a backlog, and the lower ranks' answers
+ * would otherwise reach the application first. Held records stay in
+ * their rank's queue (fetched, none dropped; librdkafka stops fetching
+ * that rank once its queue reaches queued.min.messages). A partition that
+ * makes no progress for BP_SCHED_GATE_MS no longer holds anyone.
+ *
  * librdkafka facts this stands on (its source, 2.0.2 to 2.15):
  *   - a forward set by the application (rd_kafka_queue_forward() on a
  *     partition's queue) is kept when the partition's fetch starts, and
@@ -255,7 +279,9 @@ int bp_sched_queues_start(bp_scheduler_t *s);
 
 /** With held->lock held: forwards each held partition's fetch queue to
  *  its bucket's queue; before an assignment (\p assigning: also opens the
- *  window in which decisions route again) and while that window lasts. */
+ *  window in which decisions route again, and closes the start gate while
+ *  a newly held higher partition owes its backlog) and while that window
+ *  lasts. */
 void bp_sched_queues_route(bp_scheduler_t *s, int assigning);
 
 /** on_consume, the application took a record of rank \p rank: at the
