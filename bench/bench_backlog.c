@@ -181,7 +181,8 @@ int main(int argc, char **argv) {
                opt.records, opt.schedule, opt.hold ? opt.hold : "default",
                st.protocol ? "consumer" : "classic", opt.moment,
                mock.mcluster ? "the mock cluster" : opt.bootstraps);
-        printf("run  ahead  first-%d share  missing reordered duplicates\n",
+        printf("run  ahead  first-%d share  missing reordered duplicates "
+               "higher-read\n",
                TK_BACKLOG_SHARE_WINDOW);
         for (run = 0; run < opt.runs && ahead; run++) {
                 char topic[64], group[80];
@@ -212,9 +213,9 @@ int main(int argc, char **argv) {
                         share_min = res.first_share;
                 if (res.first_share > share_max)
                         share_max = res.first_share;
-                printf("%3d %6ld  %13.1f%% %8ld %9ld %10ld\n", run,
+                printf("%3d %6ld  %13.1f%% %8ld %9ld %10ld %11ld\n", run,
                        res.ahead, 100 * res.first_share, res.missing,
-                       res.reordered, res.duplicates);
+                       res.reordered, res.duplicates, res.taken_over);
                 fflush(stdout);
         }
         if (!rc && ahead) {

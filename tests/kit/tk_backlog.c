@@ -30,6 +30,7 @@ typedef struct run {
         long first_critical;     /* of them, highest bucket, first window */
         long lower_seen[TK_BACKLOG_MAX_BUCKETS]; /* below rank r, judged */
         int64_t *last_offset;    /* by partition */
+        unsigned char *higher;   /* by partition: a higher bucket's */
 } run_t;
 
 static int fail(run_t *r, const char *fmt, ...) {
@@ -90,6 +91,9 @@ static void on_dr(rd_kafka_t *rk, const rd_kafka_message_t *m, void *op) {
         }
         r->acked++;
         tk_ledger_write(&r->ledger, (int)(intptr_t)m->_private);
+        if (m->partition >= 0 && m->partition < r->st->partitions &&
+            (int)(intptr_t)m->_private < r->base[r->st->n - 1])
+                r->higher[m->partition] = 1;
 }
 
 /* Writes ids [from, to) of bucket \p b, keyed "<bucket>-<id>", and waits
@@ -199,6 +203,20 @@ static int assigned_cnt(rd_kafka_t *rk) {
         return n;
 }
 
+/* Whether \p rk holds a partition of a higher bucket. */
+static int holds_higher(run_t *r, rd_kafka_t *rk) {
+        rd_kafka_topic_partition_list_t *a = NULL;
+        int i, any = 0;
+        if (rd_kafka_assignment(rk, &a) || !a)
+                return 0;
+        for (i = 0; i < a->cnt; i++)
+                any |= a->elems[i].partition >= 0 &&
+                       a->elems[i].partition < r->st->partitions &&
+                       r->higher[a->elems[i].partition];
+        rd_kafka_topic_partition_list_destroy(a);
+        return any;
+}
+
 static int rank_of(run_t *r, const rd_kafka_message_t *m) {
         int b;
         for (b = 0; b < r->st->n; b++)
@@ -231,6 +249,8 @@ static void judge(run_t *r, const rd_kafka_message_t *m) {
         }
         if (!first)
                 return;
+        if (r->judging && rank < r->st->n - 1)
+                res->taken_over++;
         if (++res->read[rank] == r->st->records[rank] && r->judging)
                 res->ahead_of[rank] = r->lower_seen[rank];
 }
@@ -299,9 +319,10 @@ static int read_before(run_t *r, const int *to) {
 }
 
 /* TK_BACKLOG_LEAVE: two members share the lowest bucket's backlog; once
- * both hold partitions the higher buckets' backlog is written, the second
- * member leaves without reading further, and the survivor is judged from
- * the moment it holds every partition. */
+ * both hold partitions the higher buckets' backlog is written, a member
+ * holding partitions of a higher bucket leaves without reading further,
+ * and the survivor is judged from the moment it holds every partition
+ * (ids of the higher buckets it reads from then on: taken_over). */
 static int leave(run_t *r) {
         const tk_backlog_setup_t *st = r->st;
         static const int none[TK_BACKLOG_MAX_BUCKETS];
@@ -326,6 +347,11 @@ static int leave(run_t *r) {
         for (first = 0; first < low; first++)
                 if (produce_backlog(r, first, none, st->records))
                         goto out;
+        if (!holds_higher(r, b)) { /* the other one leaves */
+                rd_kafka_t *t = a;
+                a             = b;
+                b             = t;
+        }
         close_consumer(b);
         b = NULL;
         t0 = tk_now_ms();
@@ -400,7 +426,9 @@ int tk_backlog_run(const tk_backlog_setup_t *st, tk_backlog_result_t *res,
         }
         if (tk_ledger_init(&r.ledger, r.total) ||
             !(r.last_offset = calloc((size_t)st->partitions,
-                                     sizeof(*r.last_offset)))) {
+                                     sizeof(*r.last_offset))) ||
+            !(r.higher = calloc((size_t)st->partitions, 1))) {
+                free(r.last_offset);
                 tk_ledger_free(&r.ledger);
                 return fail(&r, "out of memory");
         }
@@ -421,6 +449,7 @@ int tk_backlog_run(const tk_backlog_setup_t *st, tk_backlog_result_t *res,
                 res->duplicates = r.ledger.duplicates;
         }
         free(r.last_offset);
+        free(r.higher);
         tk_ledger_free(&r.ledger);
         return rc;
 }

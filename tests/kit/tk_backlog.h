@@ -58,6 +58,8 @@ typedef struct tk_backlog_result {
         double first_share;  /* highest bucket, first window, 0..1 */
         long read[TK_BACKLOG_MAX_BUCKETS];     /* first reads per bucket */
         long missing, duplicates, reordered;
+        long taken_over;     /* higher-bucket records first read once
+                              * judging began (the takeover's, leave) */
 } tk_backlog_result_t;
 
 /**
