@@ -284,6 +284,51 @@ static void test_stagger_partial(void **state) {
         assert_int_equal(lead.lead, -1);
 }
 
+/* The start gate: a new partition owes until its first answer; strict
+ * until the application reached that answer's high watermark, weighted
+ * no longer; nothing waiting releases at once; no progress for the grace
+ * period releases too. */
+static void test_gate_owed(void **state) {
+        bp_sched_owed_t o = {.owed_to = -1, .at = -1, .since_ms = 0};
+        (void)state;
+
+        /* strict: no answer yet, position known (a commit). */
+        assert_int_equal(bp_sched_gate_owed(&o, -1, 100, 1, 5000, 10), 1);
+        assert_int_equal(o.owed_to, -1);
+        /* Its first answer: 150 records waiting, owed up to 250. */
+        assert_int_equal(bp_sched_gate_owed(&o, 250, 100, 1, 5000, 20), 1);
+        assert_int_equal(o.owed_to, 250);
+        /* New records later do not move the target. */
+        assert_int_equal(bp_sched_gate_owed(&o, 400, 249, 1, 5000, 30), 1);
+        assert_int_equal(o.owed_to, 250);
+        /* Handed out: released, and stays released. */
+        assert_int_equal(bp_sched_gate_owed(&o, 400, 250, 1, 5000, 40), 0);
+        assert_int_equal(o.owed_to, BP_SCHED_OWES_NOTHING);
+        assert_int_equal(bp_sched_gate_owed(&o, -1, -1, 1, 5000, 50), 0);
+
+        /* Nothing waiting at the first answer: released at once. */
+        o = (bp_sched_owed_t){.owed_to = -1, .at = -1, .since_ms = 0};
+        assert_int_equal(bp_sched_gate_owed(&o, 7, 7, 1, 5000, 5), 0);
+
+        /* weighted: released at the first answer, records waiting. */
+        o = (bp_sched_owed_t){.owed_to = -1, .at = -1, .since_ms = 0};
+        assert_int_equal(bp_sched_gate_owed(&o, -1, 0, 0, 5000, 5), 1);
+        assert_int_equal(bp_sched_gate_owed(&o, 900, 0, 0, 5000, 6), 0);
+
+        /* No answer within the grace period: given up. */
+        o = (bp_sched_owed_t){.owed_to = -1, .at = -1, .since_ms = 0};
+        assert_int_equal(bp_sched_gate_owed(&o, -1, -1, 1, 5000, 5000), 1);
+        assert_int_equal(bp_sched_gate_owed(&o, -1, -1, 1, 5000, 5001), 0);
+
+        /* Progress restarts the grace period; a stall ends it. */
+        o = (bp_sched_owed_t){.owed_to = -1, .at = -1, .since_ms = 0};
+        assert_int_equal(bp_sched_gate_owed(&o, 1000, 0, 1, 5000, 10), 1);
+        assert_int_equal(bp_sched_gate_owed(&o, 1000, 10, 1, 5000, 4000), 1);
+        assert_int_equal(bp_sched_gate_owed(&o, 1000, 20, 1, 5000, 8000), 1);
+        assert_int_equal(bp_sched_gate_owed(&o, 1000, 20, 1, 5000, 13001),
+                         0);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_summarise_threshold),
@@ -296,6 +341,7 @@ int main(void) {
             cmocka_unit_test(test_stagger_whole_bucket),
             cmocka_unit_test(test_stagger_ends),
             cmocka_unit_test(test_stagger_partial),
+            cmocka_unit_test(test_gate_owed),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
