@@ -105,11 +105,14 @@ static rd_kafka_queue_t *lowest_dst(bp_scheduler_t *s) {
 }
 
 /* held->lock held: the lowest rank whose records may reach the front now
- * (see bp_sched_state.h): above the highest rank of a partition that
- * still owes its backlog, or the lowest rank when none does. Clears
+ * (see bp_sched_state.h). strict: the highest rank of a partition that
+ * still owes its backlog, or the lowest rank when none does. weighted:
+ * none (-1) while any held partition, of any rank, has not answered, so
+ * that its shares hold from the first record, then every rank. Clears
  * gating once no partition owes. */
 static int gate_open_to(bp_scheduler_t *s, int64_t now) {
         bp_held_t *h = s->held;
+        int strict   = s->mode == BP_SCHEDULE_STRICT;
         int i, open = s->n - 1, owing = 0;
 
         if (!atomic_load(&s->gating))
@@ -117,14 +120,15 @@ static int gate_open_to(bp_scheduler_t *s, int64_t now) {
         bp_held_measure(h, h->part, h->cnt, now);
         for (i = 0; i < h->cnt; i++) {
                 bp_held_part_t *p = &h->part[i];
-                if (p->rank < 0 || p->rank >= s->n - 1 ||
+                if (p->rank < 0 || p->rank >= s->n - (strict ? 1 : 0) ||
                     !bp_sched_gate_owed(&p->owed, p->stale ? -1 : p->hwm,
-                                        p->at,
-                                        s->mode == BP_SCHEDULE_STRICT,
-                                        BP_SCHED_GATE_MS, now))
+                                        p->at, strict, BP_SCHED_GATE_MS,
+                                        now))
                         continue;
                 owing = 1;
-                if (p->rank < open)
+                if (!strict)
+                        open = -1;
+                else if (p->rank < open)
                         open = p->rank;
         }
         if (owing) /* decide every millisecond meanwhile */
