@@ -173,11 +173,14 @@ def main():
     ap.add_argument("-X", action="append", default=[])
     a = ap.parse_args()
     runs = []
+    # Kept for the whole run: an AdminClient destroyed before its futures
+    # resolve fails them with _DESTROY.
+    admin = AdminClient({"bootstrap.servers": a.bootstrap}) if a.create \
+        else None
     for k in range(a.runs):
         topic = "%s-%d" % (a.prefix, k)
         if a.create:
-            fs = AdminClient({"bootstrap.servers": a.bootstrap}).create_topics(
-                [NewTopic(topic, a.partitions, 1)])
+            fs = admin.create_topics([NewTopic(topic, a.partitions, 1)])
             try:
                 fs[topic].result(30)
             except KafkaException as e:
