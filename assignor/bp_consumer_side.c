@@ -22,6 +22,7 @@ bp_consumer_side_t *bp_consumer_side_dup(const bp_consumer_side_t *src) {
 void bp_consumer_side_destroy(bp_consumer_side_t *k) {
         if (k) {
                 free(k->run.change_seen.commits);
+                free(k->run.lent_brokers);
                 free(k->run.siblings_seen.read);
                 free(k->run.siblings_seen.best);
                 free(k->run.siblings_seen.from);

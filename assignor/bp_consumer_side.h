@@ -117,9 +117,18 @@ typedef struct bp_consumer_run {
                 int32_t cnt;
                 const bp_layout_t *layout;
         } change_seen;
-        /** A helper client got no partition count where the consumer
-         *  did: the count is asked of the consumer (bp_reader.c). */
-        int count_helper_failed;
+        /** When a helper client last got no answer where the consumer
+         *  did (bp_clock_ms(); 0: never): for BP_READER_RETRY_MS after,
+         *  the partition count is asked of the consumer and the sibling
+         *  groups are not read (bp_reader.c). */
+        int64_t helpers_failed_ms;
+        int64_t siblings_skip_logged_ms; /**< bp_siblings.c said it skips. */
+        /** The brokers a helper client bootstraps from when the
+         *  consumer's configuration names none (the host gave them with
+         *  rd_kafka_brokers_add()): learned from the consumer once, at its
+         *  first rebalance (bp_reader.c); NULL until then. Its poll
+         *  thread only. */
+        char *lent_brokers;
         /** What the sibling groups had committed, per partition of the
          *  topic, when this consumer last read them under \c layout
          *  (bp_siblings.c): read[p] set once every sibling group answered

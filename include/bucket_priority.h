@@ -266,6 +266,37 @@ BP_API int bp_bucket_stats(const rd_kafka_t *rk,
                            bp_bucket_stats_t *stats);
 
 /**
+ * Records of the bucket topic that the application wrote to a partition of
+ * its own choosing (a partition other than RD_KAFKA_PARTITION_UA given to
+ * rd_kafka_produce() or rd_kafka_producev()), from bp_explicit_stats().
+ * librdkafka calls no partitioner for them, so the plugin cannot route
+ * them; it counts them, and logs the first misplaced one with the fix.
+ */
+typedef struct bp_explicit_stats {
+        uint64_t written;   /**< Such records whose key names the bucket
+                             *   (for \p idx -1: whose key names none). */
+        uint64_t misplaced; /**< Of those, written outside the bucket's
+                             *   partitions. Judged once the plugin knows
+                             *   the topic's partition count (from the
+                             *   partitioner, or a metadata request it
+                             *   makes at the first such record): the
+                             *   records written before are in \p written
+                             *   only, but the first of them is judged. */
+} bp_explicit_stats_t;
+
+/**
+ * Fills \p stats with producer \p rk's records of bucket \p idx
+ * (configuration order, 0 .. bucket_cnt-1 of bp_stats()) written to a
+ * partition the application chose; \p idx -1 counts those whose key names
+ * no bucket (their \p misplaced is 0).
+ * @returns 0, or -1 if \p rk did not load the plugin or \p idx is out of
+ *          range.
+ */
+BP_API int bp_explicit_stats(const rd_kafka_t *rk,
+                             int idx,
+                             bp_explicit_stats_t *stats);
+
+/**
  * What a bucket consumer did with one bucket, from
  * bp_consumer_bucket_stats().
  */

@@ -116,6 +116,16 @@ rd_kafka_conf_res_t bp_producer_after_conf_set(bp_client_t *c,
 
 /* --- client time --------------------------------------------------------- */
 
+static int is_bucket_topic(bp_client_t *c, const rd_kafka_topic_t *rkt) {
+        const char *name;
+
+        if (rkt == atomic_load_explicit(&c->bucket_rkt, memory_order_relaxed))
+                return 1;
+        name = rd_kafka_topic_name(rkt);
+        return c->cfg.topic_set && !strncmp(name, c->cfg.topic, c->topic_len) &&
+               name[c->topic_len] == '\0';
+}
+
 static rd_kafka_resp_err_t on_send(rd_kafka_t *rk,
                                    rd_kafka_message_t *rkmessage,
                                    void *ic_opaque) {
@@ -127,6 +137,11 @@ static rd_kafka_resp_err_t on_send(rd_kafka_t *rk,
                                    "too many topic handles in this process; "
                                    "records to topic \"%s\" fail",
                                    rd_kafka_topic_name(rkmessage->rkt));
+        /* A partition the application chose: no partitioner runs. */
+        if (__builtin_expect(rkmessage->partition != RD_KAFKA_PARTITION_UA,
+                             0) &&
+            c->mode == BP_MODE_ACTIVE && is_bucket_topic(c, rkmessage->rkt))
+                bp_explicit_seen(c, rkmessage);
         return RD_KAFKA_RESP_ERR_NO_ERROR;
 }
 
@@ -166,6 +181,29 @@ static void install_producer(bp_client_t *c, rd_kafka_conf_t *conf,
                               err);
 }
 
+/* A host that set a partitioner callback of its own on the default topic
+ * configuration (before or after the plugin loaded): the bucket
+ * partitioner takes its place there, so the host's serves the other
+ * topics, and the host is told that the bucket topic is not its. */
+static void keep_host_partitioner(bp_client_t *c,
+                                  const rd_kafka_topic_conf_t *tconf) {
+        void *own = tconf ? bp_topic_conf_pointer(tconf, "partitioner_cb")
+                          : NULL;
+
+        if (!own || own == (void *)bp_partitioner)
+                return;
+        c->other = (rd_kafka_partitioner_cb *)own;
+        bp_client_log(c, 4,
+                      "the application set a partitioner callback of its "
+                      "own: records to topic \"%s\" are routed by the "
+                      "bucket partitioner instead (by key, to their "
+                      "bucket's partitions), records to other topics by "
+                      "the application's callback. To route the bucket "
+                      "topic yourself, load no bucket.priority.* producer "
+                      "property",
+                      c->cfg.topic_set ? c->cfg.topic : "(none)");
+}
+
 void bp_producer_on_new(bp_client_t *c,
                         rd_kafka_t *rk,
                         rd_kafka_conf_t *conf,
@@ -181,8 +219,10 @@ void bp_producer_on_new(bp_client_t *c,
         c->fallback_fn = bp_builtin_fn(c->cfg.fallback_builtin);
         if (rd_kafka_type(rk) != RD_KAFKA_PRODUCER)
                 return;
-        if (c->producer->bucket_producer)
+        if (c->producer->bucket_producer) {
+                keep_host_partitioner(c, tconf);
                 install_producer(c, conf, tconf);
+        }
         rd_kafka_interceptor_add_on_send(rk, BP_NAME, on_send, c);
         if (c->mode == BP_MODE_BROKEN)
                 bp_client_log(c, 3, "%s; every record to %s fails",
@@ -214,6 +254,7 @@ void bp_producer_on_thread_start(bp_client_t *c, rd_kafka_t *rk) {
 }
 
 void bp_producer_on_destroy(bp_client_t *c) {
+        bp_explicit_on_destroy(c);
         if (c->producer->own_rkt)
                 rd_kafka_topic_destroy(c->producer->own_rkt);
         c->producer->own_rkt = NULL;

@@ -52,4 +52,20 @@ void bp_producer_on_thread_start(bp_client_t *c, rd_kafka_t *rk);
 /** Called when the client is destroyed: releases that handle. */
 void bp_producer_on_destroy(bp_client_t *c);
 
+/*
+ * bp_explicit.c: records of the bucket topic written to a partition the
+ * application chose itself, which no partitioner sees (why they cannot be
+ * moved, and how they are judged: the file's header).
+ */
+
+/** Called by on_send() for a record of the bucket topic of an active
+ *  client given a partition (not RD_KAFKA_PARTITION_UA): counts it for its
+ *  key's bucket, as misplaced when outside the bucket's partitions, and
+ *  logs the first misplaced one. Any thread. */
+void bp_explicit_seen(bp_client_t *c, const rd_kafka_message_t *m);
+
+/** Called when the client is destroyed: ends the thread that learns the
+ *  partition count, if it runs (within one metadata slice, 200 ms). */
+void bp_explicit_on_destroy(bp_client_t *c);
+
 #endif /* BP_PRODUCER_H */

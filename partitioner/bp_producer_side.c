@@ -8,8 +8,11 @@
 
 bp_producer_side_t *bp_producer_side_new(void) {
         bp_producer_side_t *p = calloc(1, sizeof(*p));
-        if (p)
+        if (p) {
                 p->sticky_user_value = -1;
+                p->first_bucket      = -1;
+                pthread_mutex_init(&p->explicit_lock, NULL);
+        }
         return p;
 }
 
@@ -23,5 +26,8 @@ bp_producer_side_t *bp_producer_side_dup(const bp_producer_side_t *src) {
 }
 
 void bp_producer_side_destroy(bp_producer_side_t *p) {
+        if (!p)
+                return;
+        pthread_mutex_destroy(&p->explicit_lock);
         free(p);
 }

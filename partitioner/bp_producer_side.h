@@ -9,7 +9,11 @@
 #ifndef BP_PRODUCER_SIDE_H
 #define BP_PRODUCER_SIDE_H
 
+#include <pthread.h>
+#include <stdatomic.h>
+
 #include "bp_rdk.h"
+#include "bp_limits.h"
 
 /* librdkafka's default (the same from 2.0.2 to 2.15.1): a value read before
  * the plugin loaded that equals it is taken as unset, anything else as the
@@ -27,6 +31,19 @@ typedef struct bp_producer_side {
          * librdkafka then hands the application this handle. */
         rd_kafka_topic_t *own_rkt;
         rd_kafka_topic_conf_t *own_tconf; /**< Its configuration until then. */
+        /* Records written to a partition the application chose
+         * (bp_explicit.c): the topic's partition count, learned by a
+         * thread when the partitioner never ran, and the first such record
+         * kept for it to judge. */
+        pthread_mutex_t explicit_lock;
+        pthread_t explicit_thread;
+        int explicit_started;        /**< The thread was started. */
+        atomic_int explicit_stop;    /**< on_destroy(): end now. */
+        _Atomic int32_t explicit_cnt; /**< Its answer (0: none yet). */
+        int first_kept;              /**< The first record was kept. */
+        int first_bucket;            /**< Its bucket; -1 once judged. */
+        int32_t first_partition;
+        char first_key[4 * BP_KEY_PREVIEW_LEN + 8];
 } bp_producer_side_t;
 
 /** A fresh producer side, or NULL (no memory). */

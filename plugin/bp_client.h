@@ -41,7 +41,8 @@ enum {
         BP_ONCE_UNMAPPED     = 1 << 6,
         BP_ONCE_MISROUTED    = 1 << 7,
         BP_ONCE_TAKEOVER     = 1 << 8,
-        BP_ONCE_DISAGREE     = 1 << 9
+        BP_ONCE_DISAGREE     = 1 << 9,
+        BP_ONCE_EXPLICIT     = 1 << 10
 };
 
 /** Per bucket counters, each on its own cache line. */
@@ -50,7 +51,12 @@ typedef struct bp_bucket_counters {
         _Atomic uint64_t fallback; /**< Of which came by the fallback. */
         _Atomic uint64_t failed;   /**< Records for the bucket that failed. */
         _Atomic uint64_t foreign;  /**< Consumer: records outside buckets. */
-        char pad[64 - 4 * sizeof(uint64_t)];
+        /** Producer: records of the bucket, written to a partition the
+         *  application chose (bp_explicit.c), and of those, the ones
+         *  outside the bucket's partitions. */
+        _Atomic uint64_t explicit_partition;
+        _Atomic uint64_t misplaced;
+        char pad[64 - 6 * sizeof(uint64_t)];
 } bp_bucket_counters_t;
 
 /** A layout kept for the client's lifetime (partition counts rarely vary). */
@@ -125,6 +131,9 @@ typedef struct bp_client {
         _Atomic uint64_t fallback_other;
         _Atomic uint64_t unroutable;
         _Atomic uint64_t fallback_rr;
+        _Atomic uint64_t explicit_other; /**< Written to a partition the
+                                          *   application chose, key of
+                                          *   no bucket. */
         bp_bucket_counters_t counters[BP_MAX_BUCKETS]
             __attribute__((aligned(64)));
 } bp_client_t;

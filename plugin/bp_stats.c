@@ -56,6 +56,22 @@ int bp_bucket_stats(const rd_kafka_t *rk, int idx, bp_bucket_stats_t *stats) {
         return 0;
 }
 
+int bp_explicit_stats(const rd_kafka_t *rk, int idx,
+                      bp_explicit_stats_t *stats) {
+        bp_client_t *c = bp_registry_find(rk);
+
+        if (!c || !stats || idx < -1 || idx >= c->cfg.bucket_cnt)
+                return -1;
+        memset(stats, 0, sizeof(*stats));
+        if (idx < 0) {
+                stats->written = LOAD(c->explicit_other);
+                return 0;
+        }
+        stats->written   = LOAD(c->counters[idx].explicit_partition);
+        stats->misplaced = LOAD(c->counters[idx].misplaced);
+        return 0;
+}
+
 /* Appends to buf like snprintf, tracking the length the text needs. */
 static void put(char *buf, size_t size, size_t *at, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -73,6 +89,7 @@ static void put(char *buf, size_t size, size_t *at, const char *fmt, ...) {
 int bp_stats_json(const rd_kafka_t *rk, char *buf, size_t size) {
         bp_stats_t s;
         bp_bucket_stats_t b;
+        bp_explicit_stats_t e;
         char name[6 * BP_MAX_NAME_LEN + 1];
         size_t at = 0;
         int i;
@@ -83,21 +100,28 @@ int bp_stats_json(const rd_kafka_t *rk, char *buf, size_t size) {
                 buf[0] = '\0';
         put(buf, size, &at,
             "{\"partitions\":%d,\"discarded\":%llu,\"fallback_other\":%llu,"
-            "\"unroutable\":%llu,\"foreign\":%llu,\"buckets\":[",
+            "\"unroutable\":%llu,\"foreign\":%llu,\"explicit_other\":%llu,"
+            "\"buckets\":[",
             (int)s.partition_cnt, (unsigned long long)s.discarded,
             (unsigned long long)s.fallback_other,
-            (unsigned long long)s.unroutable, (unsigned long long)s.foreign);
+            (unsigned long long)s.unroutable, (unsigned long long)s.foreign,
+            (unsigned long long)(bp_explicit_stats(rk, -1, &e) ? 0
+                                                                : e.written));
         for (i = 0; i < s.bucket_cnt; i++) {
                 bp_bucket_stats(rk, i, &b);
+                bp_explicit_stats(rk, i, &e);
                 bp_json_escape(b.name, strlen(b.name), name, sizeof(name));
                 put(buf, size, &at,
                     "%s{\"name\":\"%s\",\"partitions\":%d,\"routed\":%llu,"
-                    "\"fallback\":%llu,\"failed\":%llu,\"foreign\":%llu}",
+                    "\"fallback\":%llu,\"failed\":%llu,\"foreign\":%llu,"
+                    "\"explicit\":%llu,\"misplaced\":%llu}",
                     i ? "," : "", name, (int)b.partitions,
                     (unsigned long long)b.routed,
                     (unsigned long long)b.fallback,
                     (unsigned long long)b.failed,
-                    (unsigned long long)b.foreign);
+                    (unsigned long long)b.foreign,
+                    (unsigned long long)e.written,
+                    (unsigned long long)e.misplaced);
         }
         put(buf, size, &at, "]}");
         return (int)at;

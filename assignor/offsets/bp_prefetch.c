@@ -385,7 +385,10 @@ static int applies(const bp_client_t *c, rd_kafka_t *rk) {
                c->cfg.group_per_bucket && k->props.base_group_id[0] &&
                c->cfg.bucket_cnt >= 2 && !c->cfg.next.set &&
                k->run.mode != BP_CONSUMER_KIP848 &&
-               !bp_reader_token_from_application(rk);
+               !bp_reader_token_from_application(rk) &&
+               /* Brokers added with rd_kafka_brokers_add() come after
+                * on_new(): the rebalance lends them to its readers. */
+               bp_reader_conf_names_brokers(rd_kafka_conf(rk));
 }
 
 void bp_prefetch_on_new(bp_client_t *c, rd_kafka_t *rk,

@@ -313,7 +313,12 @@ static int read_groups(bp_client_t *c, rd_kafka_t *rk,
 
         *groups = *peak = 0;
         base = bp_reader_conf(c, rk, BP_READER_SIBLINGS);
-        g    = bp_sibling_groups_new(c, base);
+        if (bp_reader_lend_brokers(c, rk, base)) {
+                rd_kafka_conf_destroy(base);
+                *groups = 1; /* not read: nothing is kept */
+                return 0;
+        }
+        g = bp_sibling_groups_new(c, base);
         rd_kafka_conf_destroy(base);
         if (!g) {
                 bp_client_log(c, 3,
@@ -355,6 +360,23 @@ void bp_siblings_read(bp_client_t *c,
                               "use; partitions this group never committed "
                               "follow start-offset rules 3 and 4 (the "
                               "beginning, once the group has committed)");
+                return;
+        }
+        if (bp_reader_helpers_failing(c)) {
+                /* Its readers are helper clients made the same way: each
+                 * would wait out its timeout on this thread. */
+                if (k->siblings_skip_logged_ms < k->helpers_failed_ms)
+                        bp_client_log(c, 4,
+                                      "sibling offsets not read: the "
+                                      "plugin's helper clients got no "
+                                      "answer from the cluster where the "
+                                      "consumer did (see the \"partition "
+                                      "count reader\" lines); partitions "
+                                      "this group never committed follow "
+                                      "start-offset rules 3 and 4 (the "
+                                      "beginning, once the group has "
+                                      "committed)");
+                k->siblings_skip_logged_ms = k->helpers_failed_ms;
                 return;
         }
         l      = atomic_load_explicit(&c->current, memory_order_acquire);

@@ -19,8 +19,8 @@
  *   bp_prefetch.c     the same reads begun when a consumer of one bucket is
  *                     created, so its first rebalance does not wait;
  *   bp_reader.c       the short-lived helper clients that read them, and
- *                     the topic's partition count at a rebalance;
- *   bp_topic_count.c  a topic's partition count from fresh metadata.
+ *                     the topic's partition count at a rebalance
+ *                     (plugin/bp_topic_count.h asks it of a client).
  */
 #ifndef BP_START_OFFSETS_H
 #define BP_START_OFFSETS_H
@@ -28,6 +28,7 @@
 #include <stdatomic.h>
 
 #include "bp_rdk.h"
+#include "bp_topic_count.h"
 #include "bp_client.h"
 
 /*
@@ -162,8 +163,9 @@ void bp_siblings_keep(bp_client_t *c, const bp_layout_t *l,
  * Only where the rebalance would read them the same way and keep them: a
  * consumer of one bucket, one group per bucket, on the classic protocol,
  * no layout change under way, a token its helper clients can get (no
- * application OAUTHBEARER callback). Every other consumer reads at its
- * rebalances as before.
+ * application OAUTHBEARER callback), brokers named by its configuration
+ * (not only added with rd_kafka_brokers_add(), which comes after
+ * on_new()). Every other consumer reads at its rebalances as before.
  */
 
 /**
@@ -233,25 +235,47 @@ int bp_reader_token_from_application(rd_kafka_t *rk);
 /** A helper asked for the partition count waits at most this long (ms). */
 #define BP_READER_COUNT_TIMEOUT_MS 3000
 
+/** 1 when \p conf names brokers to bootstrap from (bootstrap.servers, or
+ *  its other name metadata.broker.list). */
+int bp_reader_conf_names_brokers(const rd_kafka_conf_t *conf);
+
+/** The consumer's metadata request that finds the brokers for helpers
+ *  waits at most this long (ms), once per consumer. */
+#define BP_READER_BROKERS_TIMEOUT_MS 2000
+
+/**
+ * Gives helper configuration \p conf brokers to bootstrap from when it has
+ * none: the configuration of consumer \p rk named none, because the
+ * application added them with rd_kafka_brokers_add() (rsyslog's imkafka
+ * does). They are the brokers \p rk knows, asked of it once, at most
+ * BP_READER_BROKERS_TIMEOUT_MS, and kept for the consumer's life (logged
+ * once). 0, or -1 when there are none to give (logged): the caller makes
+ * no helper. Its poll thread only.
+ */
+int bp_reader_lend_brokers(bp_client_t *c, rd_kafka_t *rk,
+                           rd_kafka_conf_t *conf);
+
+/** How long (ms) the plugin makes no helper client once one got no
+ *  answer where the consumer did: a rebalance waits out a helper's timeout
+ *  at most once in this time. */
+#define BP_READER_RETRY_MS 300000
+
+/** 1 while a helper client's failure keeps helpers from being made (see
+ *  BP_READER_RETRY_MS). */
+int bp_reader_helpers_failing(const bp_client_t *c);
+
+/** Notes and logs that a helper client got no answer where the consumer
+ *  did. Its poll thread only. */
+void bp_reader_helpers_failed(bp_client_t *c);
+
 /**
  * The partition count of \p c's bucket topic from fresh metadata, asked
  * through a helper client of its own (see above); through \p rk itself
- * when a helper cannot be made or answer, and from then on for this
- * consumer when \p rk answered where the helper did not (logged once).
+ * when a helper cannot be made or answer, and for BP_READER_RETRY_MS
+ * after when \p rk answered where the helper did not (logged).
  * -1 when neither answers within \p timeout_ms. Its poll thread only.
  */
 int32_t bp_reader_partition_count(bp_client_t *c, rd_kafka_t *rk,
                                   int timeout_ms);
-
-/*
- * bp_topic_count.c: a topic's partition count from fresh metadata, which
- * the rebalance callbacks (classic mapping, keep-and-pause) and the safety
- * net judge partitions by.
- */
-
-/** Partition count of \p topic from fresh metadata, or -1. */
-int32_t bp_topic_partition_count(rd_kafka_t *rk,
-                                 const char *topic,
-                                 int timeout_ms);
 
 #endif /* BP_START_OFFSETS_H */

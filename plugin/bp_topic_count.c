@@ -1,8 +1,8 @@
 /*
  * bp_topic_count.c - a topic's partition count from fresh metadata (see
- * bp_start_offsets.h).
+ * bp_topic_count.h).
  */
-#include "bp_start_offsets.h"
+#include "bp_topic_count.h"
 
 int32_t bp_topic_partition_count(rd_kafka_t *rk,
                                  const char *topic,
