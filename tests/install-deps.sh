@@ -11,3 +11,9 @@ set -euo pipefail
 apt_ensure install-deps build-essential cmake pkg-config librdkafka-dev \
         libcmocka-dev valgrind python3-confluent-kafka kcat python3-venv \
         java=default-jre-headless mvn=maven clang=clang
+# The log shippers of test_log_pipelines (docs/log-pipelines.md): rsyslog
+# with its Kafka modules and collectd installed, syslog-ng unpacked beside
+# them (its package conflicts with rsyslog's).
+apt_ensure install-deps rsyslogd=rsyslog rsyslog-kafka \
+        collectd=collectd-core
+"$(dirname "$0")/hosts/prepare-syslog-ng.sh" >/dev/null
