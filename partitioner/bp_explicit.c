@@ -58,15 +58,13 @@ static void log_misplaced(bp_client_t *c, const bp_layout_t *l, int b,
                                  l->partitions + l->first[b], l->count[b]);
         bp_client_log_once(
             c, BP_ONCE_EXPLICIT, 3,
-            "record to topic \"%s\" written to partition %d, which the "
-            "application chose itself (the bucket partitioner is not "
-            "called for it): its key \"%s\" names bucket \"%s\", whose "
-            "partitions at %d partitions are %s. Let the client choose "
-            "the partition (rsyslog omkafka: partitions.auto=\"on\"; "
-            "librdkafka: RD_KAFKA_PARTITION_UA). Further records like it "
-            "are counted in bp_bucket_stats() as misplaced, not logged",
+            "record to topic \"%s\" written to partition %d, chosen by the "
+            "application (no partitioner runs): key \"%s\" is bucket "
+            "\"%s\", partitions %s of %d. Let the client choose (rsyslog: "
+            "partitions.auto=\"on\"); more are counted as misplaced, not "
+            "logged",
             c->cfg.topic, (int)partition, key_shown, c->cfg.buckets[b].name,
-            (int)l->partition_cnt, ranges);
+            ranges, (int)l->partition_cnt);
 }
 
 /* Judges a record of bucket b at partition (its key shown in \p shown,
