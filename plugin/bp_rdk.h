@@ -100,6 +100,7 @@
         X(rd_kafka_queue_poll)                                                \
         X(rd_kafka_queue_yield)                                               \
         X(rd_kafka_resume_partitions)                                         \
+        X(rd_kafka_seek_partitions)                                           \
         X(rd_kafka_topic_conf_destroy)                                        \
         X(rd_kafka_topic_conf_dup)                                            \
         X(rd_kafka_topic_conf_get)                                            \
@@ -261,6 +262,7 @@ int bp_rdk_bound(void);
 #define rd_kafka_queue_poll (bp_rdk.rd_kafka_queue_poll)
 #define rd_kafka_queue_yield (bp_rdk.rd_kafka_queue_yield)
 #define rd_kafka_resume_partitions (bp_rdk.rd_kafka_resume_partitions)
+#define rd_kafka_seek_partitions (bp_rdk.rd_kafka_seek_partitions)
 #define rd_kafka_topic_conf_destroy (bp_rdk.rd_kafka_topic_conf_destroy)
 #define rd_kafka_topic_conf_dup (bp_rdk.rd_kafka_topic_conf_dup)
 #define rd_kafka_topic_conf_get (bp_rdk.rd_kafka_topic_conf_get)

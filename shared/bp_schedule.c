@@ -160,3 +160,24 @@ int bp_sched_gate_owed(bp_sched_owed_t *o, int64_t hwm, int64_t at,
                 o->owed_to = BP_SCHED_OWES_NOTHING;
         return o->owed_to != BP_SCHED_OWES_NOTHING;
 }
+
+int bp_sched_stalled(bp_sched_stall_t *st, int64_t at, int64_t lag,
+                     int running, int waiting, uint64_t taken,
+                     int64_t now_ms) {
+        if (at < 0 || at != st->at || !running || lag <= 0 || waiting) {
+                /* moved, or nothing to wait for: watch from here */
+                st->at       = at;
+                st->since_ms = now_ms;
+                st->taken    = taken;
+                st->wait_ms  = BP_SCHED_STALL_MS;
+                return 0;
+        }
+        if (now_ms - st->since_ms < st->wait_ms ||
+            taken - st->taken < BP_SCHED_STALL_TAKEN)
+                return 0;
+        st->since_ms = now_ms;
+        st->taken    = taken;
+        if (st->wait_ms < BP_SCHED_STALL_MAX_MS)
+                st->wait_ms *= 2;
+        return 1;
+}

@@ -173,4 +173,37 @@ typedef struct bp_sched_owed {
 int bp_sched_gate_owed(bp_sched_owed_t *o, int64_t hwm, int64_t at,
                        int strict, int64_t grace_ms, int64_t now_ms);
 
+/*
+ * The stall watch of weighted holding by queue (assignor/scheduler/
+ * bp_sched_kick.c): a higher-bucket partition that runs (the scheduler
+ * does not pause it), has records to read (lag above 0) and none of whose
+ * bucket waits in the bucket's queue, whose position stands still for
+ * wait_ms while the application takes at least BP_SCHED_STALL_TAKEN
+ * records, is started again. Each start that does not move it doubles the
+ * wait, from BP_SCHED_STALL_MS up to BP_SCHED_STALL_MAX_MS, so that a fetch
+ * slower than the wait is never cut off for good; progress resets it.
+ */
+#define BP_SCHED_STALL_MS 50
+#define BP_SCHED_STALL_MAX_MS 1600
+#define BP_SCHED_STALL_TAKEN 100
+
+/** One partition's stall watch, kept between decisions (zeroed: none). */
+typedef struct bp_sched_stall {
+        int64_t at;       /**< Position last seen (-1: none yet). */
+        int64_t since_ms; /**< When it was last seen to move (or reset). */
+        int64_t wait_ms;  /**< Standing still this long means stalled. */
+        uint64_t taken;   /**< Records the application had taken then. */
+} bp_sched_stall_t;
+
+/**
+ * One decision at \p now_ms for a partition at position \p at (-1:
+ * unknown) with lag \p lag, \p running unless the scheduler paused it,
+ * \p waiting when records of its bucket wait in the bucket's queue,
+ * \p taken the records the application took so far. Updates \p st;
+ * returns 1 when it is to be started again now (from \p at).
+ */
+int bp_sched_stalled(bp_sched_stall_t *st, int64_t at, int64_t lag,
+                     int running, int waiting, uint64_t taken,
+                     int64_t now_ms);
+
 #endif /* BP_SCHEDULE_H */

@@ -92,6 +92,7 @@ static void start_entry(const bp_held_t *h, bp_held_part_t *p,
         p->since_ms  = now;
         p->owed      = (bp_sched_owed_t){.owed_to = -1, .at = -1,
                                          .since_ms = now};
+        p->stall     = (bp_sched_stall_t){.at = -1};
         p->hwm_since = rd_kafka_get_watermark_offsets(h->rk, h->topic,
                                                       e->partition, &lo, &hi)
                            ? -1
@@ -207,8 +208,12 @@ void bp_held_measure(const bp_held_t *h, bp_held_part_t *p, int k,
                 if (rd_kafka_get_watermark_offsets(h->rk, h->topic,
                                                    p[i].partition, &lo, &hi))
                         lo = hi = -1;
-                if (!pos->elems[i].err && pos->elems[i].offset >= 0)
-                        at = pos->elems[i].offset;
+                p[i].position = !pos->elems[i].err &&
+                                        pos->elems[i].offset >= 0
+                                    ? pos->elems[i].offset
+                                    : -1;
+                if (p[i].position >= 0)
+                        at = p[i].position;
                 else if (p[i].start_kind == BP_START_OFFSET)
                         at = p[i].start;
                 else if (p[i].start_kind == BP_START_EARLIEST)

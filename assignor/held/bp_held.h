@@ -78,7 +78,10 @@ typedef struct bp_held_part {
         int64_t lag;       /**< -1: unknown. */
         int64_t hwm;
         int64_t at;        /**< Position, or where it starts; -1: unknown. */
+        int64_t position;  /**< librdkafka's position alone (-1: none yet,
+                            *   nothing taken since its start or a seek). */
         int stale;         /**< Its cached watermark may predate records. */
+        bp_sched_stall_t stall; /**< The scheduler's (bp_sched_kick.c). */
 } bp_held_part_t;
 
 typedef struct bp_held {

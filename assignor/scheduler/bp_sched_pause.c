@@ -239,6 +239,8 @@ void bp_sched_evaluate(bp_scheduler_t *s) {
          * main thread and are left out): paces the wake-ups. */
         atomic_store_explicit(&s->tick_cost_us, bp_clock_us() - t0,
                               memory_order_relaxed);
+        if (s->mode == BP_SCHEDULE_WEIGHTED && s->hold_queues)
+                bp_sched_kick_stalled(s, now);
         if (apply(s, view, want, now) > 0 && full) {
                 bp_sched_probe(s, now, 0); /* wakes the fetcher */
                 /* The paused records leave the queue shortly: decide

@@ -119,6 +119,12 @@ struct bp_scheduler {
         uint64_t proof_at;            /* a lowest-rank record taken at
                                        * this count or later knows it */
         _Atomic uint64_t taken;       /* records taken (on_consume) */
+        _Atomic uint64_t kicks;       /* stalled partitions started again
+                                       * (bp_sched_kick.c), the last one, and
+                                       * how many were logged */
+        int32_t kick_partition;
+        int64_t kick_offset;
+        uint64_t kicks_logged;
         _Atomic uint64_t low_taken_at; /* count of the last lowest-rank */
         int64_t route_until_ms;       /* held->lock: route at decisions */
         /* The start gate (bp_sched_queues.c, shared/bp_schedule.h): the
@@ -293,6 +299,16 @@ void bp_sched_queues_taken(bp_scheduler_t *s, int rank);
  *  after an assignment, and moves the higher ranks' waiting records to the
  *  front where they may be. */
 void bp_sched_queues_tick(bp_scheduler_t *s);
+
+/** weighted holding by queue, the scheduler thread with held->lock held,
+ *  after its decision: seeks a resumed higher-bucket partition that fetches
+ *  nothing to its position, which starts its fetch again
+ *  (bp_sched_kick.c). */
+void bp_sched_kick_stalled(bp_scheduler_t *s, int64_t now);
+
+/** The scheduler thread, without held->lock (the log may reach the
+ *  application): logs the partitions started again since it last did. */
+void bp_sched_kick_report(bp_scheduler_t *s);
 
 /** Records waiting in the queue of rank \p rank (not yet in the consumer
  *  queue). */

@@ -53,6 +53,7 @@ static void *run(void *arg) {
                 pthread_mutex_lock(&s->held->lock);
                 bp_sched_evaluate(s);
                 pthread_mutex_unlock(&s->held->lock);
+                bp_sched_kick_report(s);
 
                 pthread_mutex_lock(&s->ctl_lock);
         }

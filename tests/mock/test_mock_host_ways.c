@@ -266,6 +266,14 @@ static void fill(void) {
         bp_test_producer_close(rk, NULL, &drs);
 }
 
+static void set_ok(rd_kafka_conf_t *conf, const char *name,
+                   const char *value) {
+        char errstr[512];
+        if (rd_kafka_conf_set(conf, name, value, errstr, sizeof(errstr)) !=
+            RD_KAFKA_CONF_OK)
+                fail_msg("%s=%s: %s", name, value, errstr);
+}
+
 /* A consumer of bucket crit (group "ship-<n>", so "ship-<n>.crit" with the
  * sibling "ship-<n>.info"), or a plain one of group "plain-<n>" when
  * \p plugin is 0,
@@ -286,26 +294,15 @@ static int64_t first_record_ms(int plugin, const char *bootstraps) {
                  group_cnt++);
         if (plugin)
                 conf = bp_test_conf(bootstraps, BUCKETS,
-                                    "bucket.priority.bucket", "crit",
-                                    "group.id", group, NULL);
+                                    "bucket.priority.bucket", "crit", NULL);
         else {
                 conf = rd_kafka_conf_new();
-                assert_int_equal(rd_kafka_conf_set(conf, "group.id", group,
-                                                   errstr, sizeof(errstr)),
-                                 RD_KAFKA_CONF_OK);
                 if (bootstraps)
-                        assert_int_equal(
-                            rd_kafka_conf_set(conf, "bootstrap.servers",
-                                              bootstraps, errstr,
-                                              sizeof(errstr)),
-                            RD_KAFKA_CONF_OK);
+                        set_ok(conf, "bootstrap.servers", bootstraps);
         }
-        assert_int_equal(rd_kafka_conf_set(conf, "auto.offset.reset",
-                                           "earliest", errstr, sizeof(errstr)),
-                         RD_KAFKA_CONF_OK);
-        assert_int_equal(rd_kafka_conf_set(conf, "log_level", "7", errstr,
-                                           sizeof(errstr)),
-                         RD_KAFKA_CONF_OK);
+        set_ok(conf, "group.id", group);
+        set_ok(conf, "auto.offset.reset", "earliest");
+        set_ok(conf, "log_level", "7");
         rd_kafka_conf_set_log_cb(conf, capture);
         rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr, sizeof(errstr));
         assert_non_null(rk);

@@ -329,6 +329,50 @@ static void test_gate_owed(void **state) {
                          0);
 }
 
+/* The stall watch of weighted holding by queue: started again only after
+ * standing still with records to read while the application consumes;
+ * each start doubles the wait; progress, a pause, records waiting or no
+ * lag reset it. */
+static void test_stalled(void **state) {
+        bp_sched_stall_t st = {.at = -1};
+        (void)state;
+
+        /* First look: watch from here. */
+        assert_int_equal(bp_sched_stalled(&st, 100, 500, 1, 0, 0, 0), 0);
+        /* Standing still, but not long enough, or too few records taken. */
+        assert_int_equal(bp_sched_stalled(&st, 100, 500, 1, 0, 1000, 49), 0);
+        assert_int_equal(bp_sched_stalled(&st, 100, 500, 1, 0, 99, 60), 0);
+        /* Both: started again, the wait doubles. */
+        assert_int_equal(bp_sched_stalled(&st, 100, 500, 1, 0, 100, 50), 1);
+        assert_int_equal(st.wait_ms, 2 * BP_SCHED_STALL_MS);
+        assert_int_equal(bp_sched_stalled(&st, 100, 500, 1, 0, 300, 140), 0);
+        assert_int_equal(bp_sched_stalled(&st, 100, 500, 1, 0, 300, 150), 1);
+        assert_int_equal(st.wait_ms, 4 * BP_SCHED_STALL_MS);
+        /* Up to the ceiling, not beyond. */
+        st.wait_ms = BP_SCHED_STALL_MAX_MS;
+        assert_int_equal(bp_sched_stalled(&st, 100, 500, 1, 0, 10000, 10000),
+                         1);
+        assert_int_equal(st.wait_ms, BP_SCHED_STALL_MAX_MS);
+        /* Progress resets the watch and its wait. */
+        assert_int_equal(bp_sched_stalled(&st, 101, 499, 1, 0, 20000, 20000),
+                         0);
+        assert_int_equal(st.wait_ms, BP_SCHED_STALL_MS);
+        assert_int_equal(bp_sched_stalled(&st, 101, 499, 1, 0, 20099, 20100),
+                         0);
+        /* Paused by the scheduler, records waiting in its bucket's queue,
+         * nothing to read, or no position: never started, and watched from
+         * the moment they end. */
+        st = (bp_sched_stall_t){.at = -1};
+        assert_int_equal(bp_sched_stalled(&st, 7, 10, 0, 0, 0, 0), 0);
+        assert_int_equal(bp_sched_stalled(&st, 7, 10, 0, 0, 1000, 1000), 0);
+        assert_int_equal(bp_sched_stalled(&st, 7, 10, 1, 1, 2000, 2000), 0);
+        assert_int_equal(bp_sched_stalled(&st, 7, 0, 1, 0, 3000, 3000), 0);
+        assert_int_equal(bp_sched_stalled(&st, -1, 10, 1, 0, 4000, 4000), 0);
+        assert_int_equal(bp_sched_stalled(&st, 7, 10, 1, 0, 4050, 4049), 0);
+        assert_int_equal(bp_sched_stalled(&st, 7, 10, 1, 0, 4149, 4099), 0);
+        assert_int_equal(bp_sched_stalled(&st, 7, 10, 1, 0, 4150, 4099), 1);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_summarise_threshold),
@@ -342,6 +386,7 @@ int main(void) {
             cmocka_unit_test(test_stagger_ends),
             cmocka_unit_test(test_stagger_partial),
             cmocka_unit_test(test_gate_owed),
+            cmocka_unit_test(test_stalled),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
