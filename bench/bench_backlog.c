@@ -12,59 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <librdkafka/rdkafka.h>
-
 #include "bp_cli.h"
+#include "demo_kit.h"
 #include "tk_backlog.h"
-
-/* On a real cluster: creates \p topic with \p partitions partitions (one
- * replica) through an admin request of a plain client; 0, or -1 with
- * \p err. */
-static int create_topic(const char *bootstraps, const char *topic,
-                        int partitions, char *err, size_t err_size) {
-        rd_kafka_conf_t *conf = rd_kafka_conf_new();
-        rd_kafka_NewTopic_t *nt;
-        rd_kafka_queue_t *q;
-        rd_kafka_event_t *ev;
-        const rd_kafka_topic_result_t **res;
-        size_t n = 0;
-        rd_kafka_t *rk;
-        int rc = -1;
-
-        if (rd_kafka_conf_set(conf, "bootstrap.servers", bootstraps, err,
-                              err_size) != RD_KAFKA_CONF_OK ||
-            !(rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, err_size))) {
-                rd_kafka_conf_destroy(conf);
-                return -1;
-        }
-        nt = rd_kafka_NewTopic_new(topic, partitions, 1, err, err_size);
-        q  = rd_kafka_queue_new(rk);
-        if (nt) {
-                rd_kafka_CreateTopics(rk, &nt, 1, NULL, q);
-                ev = rd_kafka_queue_poll(q, 30000);
-                if (!ev)
-                        snprintf(err, err_size, "CreateTopics: no answer");
-                else if (rd_kafka_event_error(ev))
-                        snprintf(err, err_size, "CreateTopics: %s",
-                                 rd_kafka_event_error_string(ev));
-                else {
-                        res = rd_kafka_CreateTopics_result_topics(
-                            rd_kafka_event_CreateTopics_result(ev), &n);
-                        if (n == 1 && rd_kafka_topic_result_error(res[0]))
-                                snprintf(err, err_size, "%s: %s", topic,
-                                         rd_kafka_topic_result_error_string(
-                                             res[0]));
-                        else
-                                rc = 0;
-                }
-                if (ev)
-                        rd_kafka_event_destroy(ev);
-                rd_kafka_NewTopic_destroy(nt);
-        }
-        rd_kafka_queue_destroy(q);
-        rd_kafka_destroy(rk);
-        return rc;
-}
 
 #define PROGRAM "bp-bench-backlog"
 
@@ -189,6 +139,7 @@ int main(int argc, char **argv) {
                               .take          = take};
         tk_backlog_setup_t st = {0};
         tk_mock_t mock        = {0};
+        demo_cluster_t real   = {0}; /* --bootstrap: creates the topics */
         long *ahead;
         long missing = 0, reordered = 0, duplicates = 0, within = 0;
         double share_min = 1, share_max = 0;
@@ -211,6 +162,10 @@ int main(int argc, char **argv) {
                         return 1;
                 }
                 opt.bootstraps = mock.bootstraps;
+        } else if (demo_cluster_start(&real, opt.bootstraps, err,
+                                      sizeof(err))) {
+                fprintf(stderr, PROGRAM ": %s\n", err);
+                return 1;
         }
         st.bootstraps = opt.bootstraps;
         st.partitions = opt.partitions;
@@ -246,8 +201,9 @@ int main(int argc, char **argv) {
                 if (mock.mcluster
                         ? tk_mock_topic(&mock, topic, st.partitions, err,
                                         sizeof(err))
-                        : create_topic(st.bootstraps, topic, st.partitions,
-                                       err, sizeof(err))) {
+                        : demo_cluster_create_topic(&real, topic,
+                                                    st.partitions, err,
+                                                    sizeof(err))) {
                         fprintf(stderr, PROGRAM ": %s\n", err);
                         rc = 1;
                         break;
@@ -283,5 +239,7 @@ int main(int argc, char **argv) {
         }
         free(ahead);
         tk_mock_stop(&mock);
+        if (!mock.mcluster)
+                demo_cluster_stop(&real);
         return rc;
 }

@@ -13,29 +13,13 @@
 #include "bp_properties.h"
 #include "bp_client.h"
 #include "bp_client_layout.h"
+#include "bp_producer.h"
 #include "bp_registry.h"
 
 /* An out-of-range partition: librdkafka fails the record at once with
  * RD_KAFKA_RESP_ERR__UNKNOWN_PARTITION instead of queueing it. */
 static int32_t fail_record(int32_t partition_cnt) {
         return partition_cnt;
-}
-
-static int is_bucket_topic(const bp_client_t *c, const rd_kafka_topic_t *rkt) {
-        const char *name = rd_kafka_topic_name(rkt);
-        return c->cfg.topic_set && !strncmp(name, c->cfg.topic, c->topic_len) &&
-               name[c->topic_len] == '\0';
-}
-
-/* is_bucket_topic(), remembering the bucket topic's handle. */
-static int is_bucket_topic_cached(bp_client_t *c,
-                                  const rd_kafka_topic_t *rkt) {
-        if (rkt == atomic_load_explicit(&c->bucket_rkt, memory_order_relaxed))
-                return 1;
-        if (!is_bucket_topic(c, rkt))
-                return 0;
-        atomic_store_explicit(&c->bucket_rkt, rkt, memory_order_relaxed);
-        return 1;
 }
 
 /* One of the \p count partitions of bucket b: round robin, or murmur2 of
@@ -145,7 +129,8 @@ partition_slow(bp_client_t *c, const rd_kafka_topic_t *rkt, const void *key,
                 return fail_record(partition_cnt);
         }
         if (__builtin_expect(c->mode == BP_MODE_BROKEN, 0) &&
-            (!c->cfg.topic_set || is_bucket_topic(c, rkt))) {
+            (!c->cfg.topic_set ||
+             bp_is_bucket_topic(c, rd_kafka_topic_name(rkt)))) {
                 /* Incomplete configuration: without a topic name every
                  * record could be a bucket record, so none is guessed. */
                 atomic_fetch_add_explicit(&c->unroutable, 1,
@@ -155,7 +140,7 @@ partition_slow(bp_client_t *c, const rd_kafka_topic_t *rkt, const void *key,
                                    rd_kafka_topic_name(rkt), c->broken_reason);
                 return fail_record(partition_cnt);
         }
-        if (c->mode != BP_MODE_ACTIVE || !is_bucket_topic_cached(c, rkt))
+        if (c->mode != BP_MODE_ACTIVE || !bp_is_bucket_topic_cached(c, rkt))
                 return c->other(rkt, key, keylen, partition_cnt, rkt_opaque,
                                 msg_opaque);
         l = bp_client_layout(c, partition_cnt);

@@ -116,16 +116,6 @@ rd_kafka_conf_res_t bp_producer_after_conf_set(bp_client_t *c,
 
 /* --- client time --------------------------------------------------------- */
 
-static int is_bucket_topic(bp_client_t *c, const rd_kafka_topic_t *rkt) {
-        const char *name;
-
-        if (rkt == atomic_load_explicit(&c->bucket_rkt, memory_order_relaxed))
-                return 1;
-        name = rd_kafka_topic_name(rkt);
-        return c->cfg.topic_set && !strncmp(name, c->cfg.topic, c->topic_len) &&
-               name[c->topic_len] == '\0';
-}
-
 static rd_kafka_resp_err_t on_send(rd_kafka_t *rk,
                                    rd_kafka_message_t *rkmessage,
                                    void *ic_opaque) {
@@ -140,7 +130,7 @@ static rd_kafka_resp_err_t on_send(rd_kafka_t *rk,
         /* A partition the application chose: no partitioner runs. */
         if (__builtin_expect(rkmessage->partition != RD_KAFKA_PARTITION_UA,
                              0) &&
-            c->mode == BP_MODE_ACTIVE && is_bucket_topic(c, rkmessage->rkt))
+            c->mode == BP_MODE_ACTIVE && bp_is_bucket_topic_cached(c, rkmessage->rkt))
                 bp_explicit_seen(c, rkmessage);
         return RD_KAFKA_RESP_ERR_NO_ERROR;
 }

@@ -10,6 +10,19 @@
 
 #include "bp_client.h"
 
+/** Whether \p rkt is \p c's bucket topic: bp_is_bucket_topic() by its
+ *  name, remembering the handle (the partitioner's and on_send()'s test:
+ *  one pointer compare once seen). */
+static inline int bp_is_bucket_topic_cached(bp_client_t *c,
+                                            const rd_kafka_topic_t *rkt) {
+        if (rkt == atomic_load_explicit(&c->bucket_rkt, memory_order_relaxed))
+                return 1;
+        if (!bp_is_bucket_topic(c, rd_kafka_topic_name(rkt)))
+                return 0;
+        atomic_store_explicit(&c->bucket_rkt, rkt, memory_order_relaxed);
+        return 1;
+}
+
 /** Called from conf_init(): reads choices made before the plugin loaded
  *  (sticky.partitioning.linger.ms). */
 void bp_producer_on_conf_init(bp_client_t *c, const rd_kafka_conf_t *conf);
