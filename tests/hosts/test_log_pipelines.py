@@ -214,6 +214,45 @@ def rsyslog_omkafka(work, default):
                     f"bucket, said once in the log"))
 
 
+def rsyslog_topic_conf(work):
+    """The plugin's topic property in topicConfParam, where librdkafka
+    refuses it: rsyslog says so in its own log when the action writes."""
+    cl = Cluster()
+    port = free_udp_port()
+    conf = render("rsyslog-omkafka.conf", work,
+                  {"@BROKERS@": cl.bootstrap, "@PLUGIN@": PLUGIN,
+                   "@PORT@": str(port), "@WORK@": work},
+                  drop=('"bucket.priority.topic=logs",',))
+    text = open(conf).read().replace(
+        'partitions.auto="on"',
+        'partitions.auto="on" topicConfParam=["bucket.priority.topic=logs"]')
+    open(conf, "w").write(text)
+    out = open(os.path.join(work, "rsyslog-topicconf.out"), "w+")
+    proc = subprocess.Popen(["rsyslogd", "-n", "-f", conf, "-i",
+                             os.path.join(work, "rs-tc.pid")],
+                            stdout=out, stderr=subprocess.STDOUT)
+    said = ""
+    try:
+        check(wait_listening(proc, None, port), "rsyslog topicConfParam: "
+              "rsyslogd started")
+        deadline = time.time() + 15
+        while time.time() < deadline and "No such configuration" not in said:
+            send_syslog(port)
+            time.sleep(1)
+            out.seek(0)
+            said = out.read()
+    finally:
+        stop(proc)
+        cl.close()
+    check("error in kafka topic conf parameter 'bucket.priority.topic=logs'"
+          in said and 'No such configuration property: '
+          '"bucket.priority.topic"' in said,
+          "rsyslog topicConfParam: rsyslog logs librdkafka's refusal of the "
+          "plugin's property there")
+    results.append(("rsyslog omkafka, plugin property in topicConfParam",
+                    "refused by librdkafka, said in rsyslog's log"))
+
+
 def produce_keyed(bootstrap):
     """RECORDS records keyed crit/info through the plugin, by a Python dict."""
     p = Producer({"bootstrap.servers": bootstrap,
@@ -362,6 +401,7 @@ def main():
         docs_show_the_files()
         rsyslog_omkafka(work, default=False)
         rsyslog_omkafka(work, default=True)
+        rsyslog_topic_conf(work)
         rsyslog_imkafka(work)
         syslog_ng(work)
         collectd(work)
